@@ -1,0 +1,94 @@
+# witch - plain Makefile. `make`, `make check`, `make install PREFIX=DIR`, `make demo`.
+
+PREFIX ?= /usr/local
+CC ?= cc
+WERROR ?= -Werror
+CFLAGS ?= -O2 -g
+WFLAGS = -std=gnu11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE
+INCS = -Iinclude -Isrc
+
+B = build
+RT_SRC = $(wildcard src/runtime/*.c) src/profile/writer.c src/profile/escape.c
+REPORT_SRC = $(filter-out src/profile/writer.c,$(wildcard src/profile/*.c)) $(wildcard src/report/*.c)
+CLI_SRC = $(wildcard src/cli/*.c) src/runtime/perf.c
+
+RT_OBJ = $(RT_SRC:%.c=$(B)/pic/%.o)
+REPORT_OBJ = $(REPORT_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
+
+RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
+REPORT_LIBS = -ldw -lelf -lm
+
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+PROG_SRC = $(wildcard tests/progs/*.c examples/*.c)
+PROG_BIN = $(patsubst %.c,$(B)/progs/%,$(notdir $(PROG_SRC)))
+
+all: $(B)/bin/witch $(B)/lib/witch/libwitch.so
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -c $< -o $@
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -MMD -c $< -o $@
+
+$(B)/lib/witch/libwitch.so: $(RT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(RT_OBJ) $(RT_LIBS) -Wl,-z,nodelete
+
+$(B)/libwitchrt.a: $(RT_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/libwitchreport.a: $(REPORT_OBJ)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(REPORT_LIBS)
+
+# Unit tests link against both halves; each is one TAP-printing program.
+$(B)/tests/%: tests/unit/%.c $(B)/libwitchrt.a $(B)/libwitchreport.a tests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< $(B)/libwitchrt.a $(B)/libwitchreport.a $(RT_LIBS) $(REPORT_LIBS)
+
+# Test and example programs: optimised, with debug info, as users build.
+$(B)/progs/%: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $< -lpthread
+
+$(B)/progs/%: examples/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $< -lpthread
+
+$(B)/bench/measure: bench/measure.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $<
+
+progs: $(PROG_BIN)
+unit: $(UNIT_BIN)
+
+check: deps
+	$(MAKE) all unit progs
+	prove -f --exec '' $(UNIT_BIN) tests/e2e/*.t
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/witch
+	install -m 755 $(B)/bin/witch $(DESTDIR)$(PREFIX)/bin/witch
+	install -m 755 $(B)/lib/witch/libwitch.so $(DESTDIR)$(PREFIX)/lib/witch/libwitch.so
+
+deps:
+	@./scripts/install-deps
+
+demo: deps
+	$(MAKE) all progs
+	$(B)/bin/witch record --craft=dead -o $(B)/demo -- $(B)/progs/demo
+	$(B)/bin/witch report $(B)/demo
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all check install deps demo clean progs unit
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

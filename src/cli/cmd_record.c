@@ -1,0 +1,268 @@
+/*
+ * cmd_record.c - `witch record`: run a program with libwitch.so preloaded
+ * and leave one profile per process in the output directory.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/launch.h"
+#include "cli/perfcheck.h"
+#include "cli/target.h"
+
+#define WHO "witch record"
+#define DEFAULT_RATE 200
+
+static const char usage_text[] =
+	"usage: witch record [OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Runs PROGRAM with the WITCH sampler preloaded and writes one profile per\n"
+	"process into the output directory (earlier profiles there are replaced).\n"
+	"\n"
+	"  --craft=dead|silent|load  what to look for (default dead: stores overwritten unread)\n"
+	"  -o, --output=DIR          output directory (default witch-PROGRAM-CRAFT)\n"
+	"  --rate=HZ                 samples per second of each thread's CPU time (default 200;\n"
+	"                            up to 250 uses a cheap POSIX CPU timer, above uses perf task-clock)\n"
+	"  --period=NS               sample every NS nanoseconds of CPU time instead of --rate\n"
+	"  --registers=N             debug registers to use (default: all, usually 4)\n"
+	"  -q, --quiet               no summary line after the run\n";
+
+struct record_opts {
+	const char *craft;
+	const char *outdir;
+	long rate, period;
+	int registers;
+	int quiet;
+};
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, WHO ": ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return !*s || *end || errno || *out < min || *out > max ? -1 : 0;
+}
+
+static int parse(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "craft", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "registers", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->craft = "dead";
+	o->rate = DEFAULT_RATE;
+	/* "+": stop at the program name, its options are its own. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->craft = optarg;
+			break;
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'r':
+			if (parse_long(optarg, 1, 100000, &v) < 0)
+				return fail("--rate=%s is not a rate; give samples per second, 1 to 100000",
+					    optarg, "");
+			o->rate = v;
+			break;
+		case 'p':
+			if (parse_long(optarg, 10000, 10000000000L, &v) < 0)
+				return fail("--period=%s is not a period; give CPU nanoseconds per sample, "
+					    "10000 to 10000000000", optarg, "");
+			o->period = v;
+			break;
+		case 'n':
+			if (parse_long(optarg, 1, 4, &v) < 0)
+				return fail("--registers=%s: give 1 to 4 debug registers", optarg, "");
+			o->registers = (int)v;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		default:
+			return fail("unknown option '%s'; see `witch record --help`",
+				    argv[optind - 1], "");
+		}
+	}
+	if (strcmp(o->craft, "dead") && strcmp(o->craft, "silent") && strcmp(o->craft, "load"))
+		return fail("unknown craft '%s'; use --craft=dead, --craft=silent or --craft=load",
+			    o->craft, "");
+	if (optind >= argc)
+		return fail("no program given; usage: witch record [OPTIONS] -- PROGRAM [ARGS...]%s",
+			    "", "");
+	return 0;
+}
+
+/* Create DIR (and parents) and prove we can write in it; drop old profiles. */
+static int prepare_outdir(const char *dir, char *abs, size_t cap)
+{
+	char tmp[PATH_MAX], probe[PATH_MAX + 32], *p;
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		mkdir(tmp, 0755);
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return fail("cannot create output directory %s: %s; choose another with -o DIR", dir,
+			    strerror(errno));
+	if (!realpath(dir, abs) || strlen(abs) >= cap)
+		return fail("cannot use output directory %s: %s", dir, strerror(errno));
+	snprintf(probe, sizeof(probe), "%s/.witch-write-test", abs);
+	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return fail("cannot write to output directory %s: %s; choose another with -o DIR", dir,
+			    strerror(errno));
+	close(fd);
+	unlink(probe);
+	d = opendir(abs);
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 6 && !strcmp(de->d_name + n - 6, ".witch")) {
+			snprintf(probe, sizeof(probe), "%s/%s", abs, de->d_name);
+			unlink(probe);
+		}
+	}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+static int count_profiles(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		n += len > 6 && !strcmp(de->d_name + len - 6, ".witch");
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* libwitch.so lives in ../lib/witch/ relative to this executable, both in
+ * the build tree and after `make install`. */
+static int find_runtime(char *path, size_t cap)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	if ((size_t)snprintf(path, cap, "%.*s/../lib/witch/libwitch.so", (int)(cap - 32), exe) >= cap)
+		return -1;
+	return access(path, R_OK);
+}
+
+static void set_env(const char *lib, const char *outdir, const struct record_opts *o)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char buf[PATH_MAX * 2], num[32];
+
+	snprintf(buf, sizeof(buf), "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+	setenv("LD_PRELOAD", buf, 1);
+	setenv("WITCH_CRAFT", o->craft, 1);
+	setenv("WITCH_OUT", outdir, 1);
+	snprintf(num, sizeof(num), "%ld", o->rate);
+	setenv("WITCH_RATE", num, 1);
+	snprintf(num, sizeof(num), "%ld", o->period);
+	setenv("WITCH_PERIOD", num, 1);
+	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
+	setenv("WITCH_REGISTERS", num, 1);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	char path[PATH_MAX], err[1024], lib[PATH_MAX], outdir[PATH_MAX], defdir[PATH_MAX];
+	struct record_opts o;
+	const char *base;
+	int regs, status, rc;
+
+	rc = parse(argc, argv, &o);
+	if (rc)
+		return rc;
+	argv += optind;
+	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	    target_preloadable(path, err, sizeof(err)) < 0)
+		return fail("%s%s", err, "");
+	regs = perf_debug_registers(err, sizeof(err));
+	if (regs <= 0)
+		return fail("%s%s", err, "");
+	if (o.registers > regs) {
+		snprintf(err, sizeof(err), "%d", regs);
+		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,
+			    "");
+	}
+	if (find_runtime(lib, sizeof(lib)) < 0)
+		return fail("cannot find libwitch.so next to this witch (%s); reinstall witch%s", lib, "");
+	if (!o.outdir) {
+		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.craft);
+		o.outdir = defdir;
+	}
+	rc = prepare_outdir(o.outdir, outdir, sizeof(outdir));
+	if (rc)
+		return rc;
+	set_env(lib, outdir, &o);
+	status = launch_and_wait(path, argv, WHO);
+	if (status < 0)
+		return 127;
+	rc = count_profiles(outdir);
+	if (rc == 0)
+		fprintf(stderr, WHO ": %s ended without writing a profile to %s (it may have been killed "
+				"before witch could write, or used exec without exit)\n",
+			argv[0], o.outdir);
+	else if (!o.quiet)
+		fprintf(stderr, WHO ": %d profile%s in %s; see them with: witch report %s\n", rc,
+			rc == 1 ? "" : "s", o.outdir, o.outdir);
+	exit_like(status);
+}

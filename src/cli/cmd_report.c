@@ -1,0 +1,188 @@
+/*
+ * cmd_report.c - witch report: read profiles, merge, symbolize, render.
+ *
+ * Every failure is one line on stderr that starts with "witch report: ",
+ * says what is wrong and what to do, and makes the exit status 1.
+ */
+#include "cli/commands.h"
+#include "report/render.h"
+#include "report/report.h"
+#include "report/symbolize.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define USAGE "usage: witch report [--format=text|json] [--top=N] PROFILE|DIR..."
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+struct report_opts {
+	enum format format;
+	size_t top;
+	char **paths;		/* argv's strings, not copies */
+	int npaths;
+};
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Messages quote paths, which may hold newlines: keep them one line. */
+static int fail(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (i = 0; msg[i]; i++)
+		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+			msg[i] = '?';
+	fprintf(stderr, "witch report: %s\n", msg);
+	return 1;
+}
+
+static void help(void)
+{
+	printf("%s\n\n"
+	       "Read the profiles written by witch record (files, or directories\n"
+	       "of *.witch files), merge identical calling contexts across\n"
+	       "threads and processes, and rank the pairs of contexts by waste.\n"
+	       "\n"
+	       "  --format=text|json  text for people (default), JSON for tools\n"
+	       "  --top=N             show the N pairs with the most waste\n"
+	       "                      (default 10; 0 shows all)\n"
+	       "  -h, --help          show this help\n", USAGE);
+}
+
+static int parse_top(const char *s, size_t *top)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > SIZE_MAX)
+		return -1;
+	*top = (size_t)v;
+	return 0;
+}
+
+static int set_option(struct report_opts *o, const char *name, const char *val)
+{
+	if (!strcmp(name, "--format")) {
+		if (!strcmp(val, "text"))
+			o->format = FORMAT_TEXT;
+		else if (!strcmp(val, "json"))
+			o->format = FORMAT_JSON;
+		else
+			return fail("unknown format '%s'; use --format=text or "
+				    "--format=json", val);
+		return 0;
+	}
+	if (parse_top(val, &o->top))
+		return fail("--top needs a whole number, not '%s' (0 shows all "
+			    "pairs)", val);
+	return 0;
+}
+
+/*
+ * Options may come before or after the paths; "--" ends them, for a
+ * profile whose name starts with '-'. Returns 0 to go on, 1 after an
+ * error, 2 after --help.
+ */
+static int parse_options(int argc, char **argv, struct report_opts *o)
+{
+	int i, only_paths = 0;
+
+	o->format = FORMAT_TEXT;
+	o->top = 10;
+	o->npaths = 0;
+	o->paths = calloc((size_t)argc + 1, sizeof(*o->paths));
+	if (!o->paths)
+		return fail("out of memory");
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char name[16];
+		const char *eq;
+
+		if (only_paths || a[0] != '-' || !a[1]) {
+			o->paths[o->npaths++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_paths = 1;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			help();
+			return 2;
+		}
+		eq = strchr(a, '=');
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
+		if (strcmp(name, "--format") && strcmp(name, "--top"))
+			return fail("unknown option '%s'; %s", a, USAGE);
+		if (!eq && i + 1 == argc)
+			return fail("%s needs a value; %s", a, USAGE);
+		if (set_option(o, name, eq ? eq + 1 : argv[++i]))
+			return 1;
+	}
+	if (o->npaths == 0)
+		return fail("no profile given; %s", USAGE);
+	return 0;
+}
+
+static int render(const struct report_opts *o, struct wr_report *r)
+{
+	struct wr_symbolizer *s = wr_sym_new(r, stderr);
+	int ret;
+
+	if (!s)
+		return fail("out of memory");
+	/* Warnings about missing or changed modules before the report. */
+	ret = wr_sym_ranked(s, o->top);
+	if (!ret && o->format == FORMAT_JSON)
+		ret = wr_render_json(stdout, r, s, o->top);
+	else if (!ret)
+		ret = wr_render_text(stdout, r, s, o->top);
+	wr_sym_free(s);
+	if (ret)
+		return fail("out of memory while symbolizing");
+	/* A full disk or a closed pipe must not look like success. */
+	if (fflush(stdout) || ferror(stdout))
+		return fail("cannot write the report: %s", strerror(errno));
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct wr_report *r = NULL;
+	char err[1024];
+	int ret;
+
+	ret = parse_options(argc, argv, &o);
+	if (ret) {
+		free(o.paths);
+		return ret == 2 ? 0 : 1;
+	}
+	r = wr_report_new();
+	if (!r)
+		ret = fail("out of memory");
+	else if (wr_load(r, o.paths, o.npaths, err, sizeof(err)))
+		ret = fail("%s", err);
+	else if (wr_report_finish(r))
+		ret = fail("out of memory");
+	else
+		ret = render(&o, r);
+	wr_report_free(r);
+	free(o.paths);
+	return ret;
+}

@@ -1,0 +1,56 @@
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/perfcheck.h"
+#include "runtime/perf.h"
+
+int perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -99;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -99;
+		fclose(f);
+	}
+	return v;
+}
+
+int perf_debug_registers(char *err, size_t errlen)
+{
+	static long target[8];
+	int fds[8], n = 0, i, e = 0;
+
+	while (n < 8) {
+		fds[n] = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&target[n], 8, 0);
+		if (fds[n] < 0) {
+			e = errno;
+			break;
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	if (n > 0)
+		return n;
+	if (e == EACCES || e == EPERM) {
+		snprintf(err, errlen,
+			 "perf_event_open was refused (%s; kernel.perf_event_paranoid = %d): run as root, "
+			 "or allow user-space events with `sysctl kernel.perf_event_paranoid=2`",
+			 strerror(e), perf_paranoid());
+		return -1;
+	}
+	if (e == ENOSYS) {
+		snprintf(err, errlen, "this kernel has no perf_event_open (CONFIG_PERF_EVENTS is off)");
+		return -1;
+	}
+	snprintf(err, errlen,
+		 "no hardware debug registers available (perf breakpoint events fail: %s); "
+		 "witch record needs them (a debugger or another profiler may hold them all)",
+		 strerror(e));
+	return 0;
+}

@@ -1,0 +1,967 @@
+/*
+ * reader.c - parse and validate a witch profile. See reader.h and
+ * docs/profile-format.md.
+ *
+ * The whole file is read into one buffer and parsed line by line in place.
+ * Before any line is interpreted the file is checked as a whole (magic and
+ * version, NUL bytes, a final end line), so that the common failures get
+ * their own message rather than a complaint about some line in the middle.
+ * Every count in the file is checked against the lines that actually
+ * remain before anything is allocated for it: a corrupt count cannot make
+ * the reader allocate more than the file's size justifies.
+ */
+#include "profile/reader.h"
+#include "profile/escape.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAGIC		"WITCH-PROFILE"
+#define MAGIC_LEN	(sizeof(MAGIC) - 1)
+#define MAX_FIELDS	6
+#define MAX_STAT_NAME	64
+#define MAX_BUILD_ID	128	/* hex digits; build-ids are 20 bytes in practice */
+#define CORRUPT		"the profile is corrupt; re-run witch record"
+#define TRUNCATED	"is truncated (no end line): the run was probably " \
+			"killed while writing; re-run witch record"
+
+static const char *const known_tools[] = {
+	"dead", "silent", "load", "deadspy", "redspy", "loadspy", NULL
+};
+static const char *const known_sources[] = {
+	"timer", "pmu", "exhaustive", NULL
+};
+
+enum header {
+	H_TOOL, H_SOURCE, H_RATE_HZ, H_PERIOD, H_REGISTERS, H_PID,
+	H_START_NS, H_END_NS, H_STATUS, H_COUNT
+};
+
+struct parser {
+	struct wp_profile *p;
+	char *err;
+	size_t errlen;
+	char name[512];		/* the path, printable, for messages */
+	char quoted[64];	/* a printable excerpt of a bad field */
+	size_t lineno;		/* 1-based number of the line being parsed */
+	size_t nlines;		/* lines in the file, the end line included */
+	unsigned seen;		/* header lines seen, one bit per enum header */
+	struct wp_thread *cur;	/* open thread section, NULL outside one */
+	size_t cur_lineno;	/* its thread line */
+	uint32_t cur_nodes;	/* n lines seen so far in it */
+	uint32_t cur_pairs;	/* p lines seen so far in it */
+	size_t cap_args, cap_modules, cap_stats, cap_threads;
+	int32_t *module_index;	/* module id in the file -> index, or -1 */
+	size_t nmodule_ids;	/* module lines in the file */
+};
+
+struct keyword {
+	const char *name;
+	int nfields;		/* including the keyword */
+	int (*parse)(struct parser *ps, char **f, const struct keyword *kw);
+	int header;		/* enum header for single-valued header lines */
+	size_t offset;		/* where a numeric header value goes */
+};
+
+/* Copy s into dst for a message: control bytes become '?', long text "...". */
+static const char *printable(char *dst, size_t cap, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < max && i + 4 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		dst[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	if (s[i]) {
+		memcpy(dst + i, "...", 3);
+		i += 3;
+	}
+	dst[i] = '\0';
+	return dst;
+}
+
+static const char *quote(struct parser *ps, const char *s)
+{
+	return printable(ps->quoted, sizeof(ps->quoted), s, 40);
+}
+
+/* "NAME what": for problems with the file as a whole. */
+static int fail_file(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(ps->err, ps->errlen, "%s ", ps->name);
+	if (n < 0 || (size_t)n >= ps->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + n, ps->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* "NAME:LINE: what; the profile is corrupt; re-run witch record". */
+static int fail_at(struct parser *ps, size_t lineno, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(ps->err, ps->errlen, "%s:%zu: ", ps->name, lineno);
+	if (n < 0 || (size_t)n >= ps->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + n, ps->errlen - n, fmt, ap);
+	va_end(ap);
+	n = (int)strlen(ps->err);
+	snprintf(ps->err + n, ps->errlen - n, "; " CORRUPT);
+	return -1;
+}
+
+#define fail(ps, ...) fail_at(ps, (ps)->lineno, __VA_ARGS__)
+
+/* Decimal without sign, leading '+' or surrounding space. */
+static int parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* Lower-case hex, 1 to 16 digits, no "0x". */
+static int parse_hex(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t n = 0;
+
+	for (; *s; s++, n++) {
+		unsigned d;
+
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else
+			return -1;
+		x = x << 4 | d;
+	}
+	if (n == 0 || n > 16)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* "12.500": digits, a point, exactly three digits; result in thousandths. */
+static int parse_milli(const char *s, uint64_t *v)
+{
+	const char *dot = strchr(s, '.');
+	uint64_t whole, frac = 0;
+	char buf[32];
+	size_t n;
+	int i;
+
+	if (!dot || dot == s || strlen(dot + 1) != 3)
+		return -1;
+	n = (size_t)(dot - s);
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (parse_u64(buf, &whole) || whole > (UINT64_MAX - 999) / 1000)
+		return -1;
+	for (i = 1; i <= 3; i++) {
+		unsigned d = (unsigned)(dot[i] - '0');
+
+		if (d > 9)
+			return -1;
+		frac = frac * 10 + d;
+	}
+	*v = whole * 1000 + frac;
+	return 0;
+}
+
+/* A node or module reference: "-1" or a decimal below limit. */
+static int parse_ref(const char *s, uint64_t limit, int32_t *v)
+{
+	uint64_t x;
+
+	if (!strcmp(s, "-1")) {
+		*v = -1;
+		return 0;
+	}
+	if (parse_u64(s, &x) || x >= limit || x > INT32_MAX)
+		return -1;
+	*v = (int32_t)x;
+	return 0;
+}
+
+static int number(struct parser *ps, const char *s, uint64_t *v,
+		  const char *what)
+{
+	if (parse_u64(s, v))
+		return fail(ps, "bad %s '%s' (expected a decimal number)",
+			    what, quote(ps, s));
+	return 0;
+}
+
+static int hex_number(struct parser *ps, const char *s, uint64_t *v,
+		      const char *what)
+{
+	if (parse_hex(s, v))
+		return fail(ps, "bad %s '%s' (expected 1 to 16 lower-case hex "
+			    "digits)", what, quote(ps, s));
+	return 0;
+}
+
+static int milli(struct parser *ps, const char *s, uint64_t *v,
+		 const char *what)
+{
+	if (parse_milli(s, v))
+		return fail(ps, "bad %s '%s' (expected a number with three "
+			    "decimals such as 12.500)", what, quote(ps, s));
+	return 0;
+}
+
+/* Decode an escaped string field in place and duplicate it. */
+static int string(struct parser *ps, char *s, char **out, const char *what)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)s; *c; c++)
+		if (*c < 0x21 || *c >= 0x7f)
+			return fail(ps, "%s contains the raw byte 0x%02x, which "
+				    "the writer escapes", what, *c);
+	if (wp_unescape(s))
+		return fail(ps, "%s '%s' has a malformed %%XX escape", what,
+			    quote(ps, s));
+	*out = strdup(s);
+	if (!*out)
+		return fail_file(ps, "could not be read: out of memory");
+	return 0;
+}
+
+/* Make room for one more element in a growing array. */
+static int grow(struct parser *ps, void **arr, size_t *cap, size_t n,
+		size_t size)
+{
+	size_t ncap;
+	void *a;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	a = realloc(*arr, ncap * size);
+	if (!a)
+		return fail_file(ps, "could not be read: out of memory");
+	*arr = a;
+	*cap = ncap;
+	return 0;
+}
+
+static int one_of(const char *s, const char *const *list, const char **out)
+{
+	for (; *list; list++) {
+		if (!strcmp(s, *list)) {
+			*out = *list;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_header_u64(struct parser *ps, char **f,
+			    const struct keyword *kw)
+{
+	return number(ps, f[1], (uint64_t *)((char *)ps->p + kw->offset),
+		      kw->name);
+}
+
+static int parse_tool(struct parser *ps, char **f, const struct keyword *kw)
+{
+	(void)kw;
+	if (one_of(f[1], known_tools, &ps->p->tool))
+		return fail(ps, "unknown tool '%s' (this witch knows dead, "
+			    "silent, load, deadspy, redspy, loadspy)",
+			    quote(ps, f[1]));
+	return 0;
+}
+
+static int parse_source(struct parser *ps, char **f, const struct keyword *kw)
+{
+	(void)kw;
+	if (one_of(f[1], known_sources, &ps->p->source))
+		return fail(ps, "unknown sample source '%s' (this witch knows "
+			    "timer, pmu, exhaustive)", quote(ps, f[1]));
+	return 0;
+}
+
+static int parse_status(struct parser *ps, char **f, const struct keyword *kw)
+{
+	(void)kw;
+	if (!strcmp(f[1], "complete"))
+		ps->p->incomplete = 0;
+	else if (!strcmp(f[1], "incomplete"))
+		ps->p->incomplete = 1;
+	else
+		return fail(ps, "bad status '%s' (expected complete or "
+			    "incomplete)", quote(ps, f[1]));
+	return 0;
+}
+
+static int parse_arg(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	uint64_t idx;
+
+	(void)kw;
+	if (number(ps, f[1], &idx, "argument index"))
+		return -1;
+	if (idx != p->nargs)
+		return fail(ps, "arg line has index %llu where %zu was expected "
+			    "(arguments are numbered 0, 1, 2, ... in order)",
+			    (unsigned long long)idx, p->nargs);
+	if (grow(ps, (void **)&p->args, &ps->cap_args, p->nargs,
+		 sizeof(*p->args)))
+		return -1;
+	if (string(ps, f[2], &p->args[p->nargs], "argument"))
+		return -1;
+	p->nargs++;
+	return 0;
+}
+
+static int parse_build_id(struct parser *ps, const char *s, char **out)
+{
+	size_t n = strlen(s);
+	size_t i;
+
+	*out = NULL;
+	if (!strcmp(s, "-"))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			break;
+	if (i < n || n % 2 || n > MAX_BUILD_ID)
+		return fail(ps, "bad build-id '%s' (expected '-' or an even "
+			    "number of lower-case hex digits)", quote(ps, s));
+	*out = strdup(s);
+	if (!*out)
+		return fail_file(ps, "could not be read: out of memory");
+	return 0;
+}
+
+/*
+ * Module ids need not come in order (the runtime numbers modules by first
+ * use and lists them by address), but each is defined once, before any
+ * node refers to it, and ids are below the number of module lines.
+ */
+static int map_module_id(struct parser *ps, uint64_t id, int32_t index)
+{
+	size_t i;
+
+	if (id >= ps->nmodule_ids)
+		return fail(ps, "module id %llu is out of range (the profile "
+			    "has %zu module lines, so ids run from 0 to %zu)",
+			    (unsigned long long)id, ps->nmodule_ids,
+			    ps->nmodule_ids - 1);
+	if (!ps->module_index) {
+		ps->module_index = malloc(ps->nmodule_ids *
+					  sizeof(*ps->module_index));
+		if (!ps->module_index)
+			return fail_file(ps, "could not be read: out of memory");
+		for (i = 0; i < ps->nmodule_ids; i++)
+			ps->module_index[i] = -1;
+	}
+	if (ps->module_index[id] >= 0)
+		return fail(ps, "second module line with id %llu",
+			    (unsigned long long)id);
+	ps->module_index[id] = index;
+	return 0;
+}
+
+static int parse_module(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	struct wp_module *m;
+	uint64_t id;
+
+	(void)kw;
+	if (number(ps, f[1], &id, "module id"))
+		return -1;
+	if (grow(ps, (void **)&p->modules, &ps->cap_modules, p->nmodules,
+		 sizeof(*p->modules)))
+		return -1;
+	m = &p->modules[p->nmodules];
+	memset(m, 0, sizeof(*m));
+	/* Counted now so that wp_free() releases what the parse allocates. */
+	p->nmodules++;
+	if (map_module_id(ps, id, (int32_t)(p->nmodules - 1)) ||
+	    parse_build_id(ps, f[2], &m->build_id) ||
+	    hex_number(ps, f[3], &m->bias, "module bias") ||
+	    string(ps, f[4], &m->path, "module path"))
+		return -1;
+	return 0;
+}
+
+static int parse_stat(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	struct wp_stat *s;
+	const char *c;
+	uint64_t v;
+
+	(void)kw;
+	for (c = f[1]; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+		      *c == '_'))
+			break;
+	if (*c || c - f[1] > MAX_STAT_NAME)
+		return fail(ps, "bad stat name '%s' (expected at most %d of "
+			    "a-z, 0-9 and _)", quote(ps, f[1]), MAX_STAT_NAME);
+	if (number(ps, f[2], &v, "stat value"))
+		return -1;
+	if (grow(ps, (void **)&p->stats, &ps->cap_stats, p->nstats,
+		 sizeof(*p->stats)))
+		return -1;
+	s = &p->stats[p->nstats];
+	s->name = strdup(f[1]);
+	if (!s->name)
+		return fail_file(ps, "could not be read: out of memory");
+	s->value = v;
+	p->nstats++;
+	return 0;
+}
+
+static int parse_thread(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	struct wp_thread *t;
+	uint64_t tid, nodes, pairs, left;
+
+	(void)kw;
+	if (number(ps, f[1], &tid, "thread id") ||
+	    number(ps, f[2], &nodes, "node count") ||
+	    number(ps, f[3], &pairs, "pair count"))
+		return -1;
+	/* Lines after this one, before the end line. */
+	left = ps->nlines - ps->lineno - 1;
+	if (nodes > left || pairs > left - nodes)
+		return fail(ps, "thread %llu declares %llu nodes and %llu pairs "
+			    "but only %llu lines follow",
+			    (unsigned long long)tid, (unsigned long long)nodes,
+			    (unsigned long long)pairs, (unsigned long long)left);
+	if (nodes == 0 && pairs > 0)
+		return fail(ps, "thread %llu has pairs but no nodes",
+			    (unsigned long long)tid);
+	if (grow(ps, (void **)&p->threads, &ps->cap_threads, p->nthreads,
+		 sizeof(*p->threads)))
+		return -1;
+	t = &p->threads[p->nthreads];
+	memset(t, 0, sizeof(*t));
+	p->nthreads++;
+	t->tid = tid;
+	t->nnodes = (uint32_t)nodes;
+	t->npairs = (uint32_t)pairs;
+	t->nodes = calloc(nodes ? nodes : 1, sizeof(*t->nodes));
+	t->pairs = calloc(pairs ? pairs : 1, sizeof(*t->pairs));
+	if (!t->nodes || !t->pairs)
+		return fail_file(ps, "could not be read: out of memory");
+	ps->cur = t;
+	ps->cur_lineno = ps->lineno;
+	ps->cur_nodes = 0;
+	ps->cur_pairs = 0;
+	return 0;
+}
+
+static int parse_node(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_thread *t = ps->cur;
+	struct wp_node *n;
+	uint64_t id;
+
+	(void)kw;
+	if (ps->cur_nodes == t->nnodes)
+		return fail(ps, "thread %llu has more n lines than the %u it "
+			    "declares", (unsigned long long)t->tid, t->nnodes);
+	if (number(ps, f[1], &id, "node id"))
+		return -1;
+	if (id != ps->cur_nodes)
+		return fail(ps, "node has id %llu where %u was expected (node "
+			    "ids are 0, 1, 2, ... in order)",
+			    (unsigned long long)id, ps->cur_nodes);
+	n = &t->nodes[id];
+	if (parse_ref(f[2], id, &n->parent) || (id == 0) != (n->parent < 0))
+		return fail(ps, "node %llu has parent '%s': the parent must be "
+			    "an earlier node, and -1 only for the root node 0",
+			    (unsigned long long)id, quote(ps, f[2]));
+	if (parse_ref(f[3], ps->nmodule_ids, &n->module) ||
+	    (n->module >= 0 && (!ps->module_index ||
+				(n->module = ps->module_index[n->module]) < 0)))
+		return fail(ps, "node %llu refers to module '%s', which no "
+			    "module line before it defines",
+			    (unsigned long long)id, quote(ps, f[3]));
+	if (id == 0 && n->module != -1)
+		return fail(ps, "root node 0 has module %d (it must be -1)",
+			    n->module);
+	if (hex_number(ps, f[4], &n->offset, "node offset") ||
+	    number(ps, f[5], &n->samples, "node samples"))
+		return -1;
+	ps->cur_nodes++;
+	return 0;
+}
+
+static int parse_pair(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_thread *t = ps->cur;
+	struct wp_pair *pr;
+	uint64_t watch, trap;
+
+	(void)kw;
+	if (ps->cur_pairs == t->npairs)
+		return fail(ps, "thread %llu has more p lines than the %u it "
+			    "declares", (unsigned long long)t->tid, t->npairs);
+	pr = &t->pairs[ps->cur_pairs];
+	if (number(ps, f[1], &watch, "watch node") ||
+	    number(ps, f[2], &trap, "trap node"))
+		return -1;
+	if (watch >= t->nnodes || trap >= t->nnodes)
+		return fail(ps, "pair refers to node %llu but thread %llu has "
+			    "nodes 0 to %u",
+			    (unsigned long long)(watch >= t->nnodes ? watch : trap),
+			    (unsigned long long)t->tid, t->nnodes - 1);
+	pr->watch = (uint32_t)watch;
+	pr->trap = (uint32_t)trap;
+	if (milli(ps, f[3], &pr->waste_milli, "waste") ||
+	    milli(ps, f[4], &pr->use_milli, "use") ||
+	    number(ps, f[5], &pr->count, "trap count"))
+		return -1;
+	ps->cur_pairs++;
+	return 0;
+}
+
+static int parse_end(struct parser *ps, char **f, const struct keyword *kw)
+{
+	uint64_t n;
+
+	(void)kw;
+	if (ps->lineno != ps->nlines)
+		return fail(ps, "end line is followed by more lines");
+	if (number(ps, f[1], &n, "line count"))
+		return -1;
+	if (n != ps->lineno - 1)
+		return fail(ps, "end line counts %llu lines but %zu precede it "
+			    "(lines were lost or added)", (unsigned long long)n,
+			    ps->lineno - 1);
+	return 0;
+}
+
+static int parse_magic_again(struct parser *ps, char **f,
+			     const struct keyword *kw)
+{
+	(void)f;
+	(void)kw;
+	return fail(ps, "a second WITCH-PROFILE line (were two profiles "
+		    "concatenated?)");
+}
+
+#define HDR(kw, h, field) \
+	{ kw, 2, parse_header_u64, h, offsetof(struct wp_profile, field) }
+
+/* n and p come first: they are most of the lines. */
+static const struct keyword keywords[] = {
+	{ "n", 6, parse_node, -1, 0 },
+	{ "p", 6, parse_pair, -1, 0 },
+	{ "tool", 2, parse_tool, H_TOOL, 0 },
+	{ "source", 2, parse_source, H_SOURCE, 0 },
+	HDR("rate_hz", H_RATE_HZ, rate_hz),
+	HDR("period", H_PERIOD, period),
+	HDR("registers", H_REGISTERS, registers),
+	HDR("pid", H_PID, pid),
+	HDR("start_ns", H_START_NS, start_ns),
+	HDR("end_ns", H_END_NS, end_ns),
+	{ "status", 2, parse_status, H_STATUS, 0 },
+	{ "arg", 3, parse_arg, -1, 0 },
+	{ "module", 5, parse_module, -1, 0 },
+	{ "stat", 3, parse_stat, -1, 0 },
+	{ "thread", 4, parse_thread, -1, 0 },
+	{ "end", 2, parse_end, -1, 0 },
+	{ MAGIC, 2, parse_magic_again, -1, 0 },
+};
+
+/* A thread section ends at the first line that is neither n nor p. */
+static int close_thread(struct parser *ps)
+{
+	struct wp_thread *t = ps->cur;
+
+	if (!t)
+		return 0;
+	ps->cur = NULL;
+	if (ps->cur_nodes != t->nnodes)
+		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u "
+			       "nodes but %u n lines follow it",
+			       (unsigned long long)t->tid, t->nnodes,
+			       ps->cur_nodes);
+	if (ps->cur_pairs != t->npairs)
+		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u "
+			       "pairs but %u p lines follow it",
+			       (unsigned long long)t->tid, t->npairs,
+			       ps->cur_pairs);
+	return 0;
+}
+
+static int parse_line(struct parser *ps, char *line)
+{
+	char *f[MAX_FIELDS];
+	const struct keyword *kw = NULL;
+	int nf = 0;
+	size_t i;
+	char *s;
+
+	if (!*line)
+		return fail(ps, "empty line");
+	for (s = line;; s++) {
+		char *sp = strchr(s, ' ');
+
+		if (nf == MAX_FIELDS)
+			return fail(ps, "too many fields");
+		f[nf++] = s;
+		if (!sp)
+			break;
+		*sp = '\0';
+		s = sp;
+	}
+	for (i = 0; i < (size_t)nf; i++)
+		if (!*f[i])
+			return fail(ps, "empty field (a doubled, leading or "
+				    "trailing space)");
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		if (!strcmp(f[0], keywords[i].name)) {
+			kw = &keywords[i];
+			break;
+		}
+	}
+	if (!kw)
+		return fail(ps, "unknown keyword '%s'", quote(ps, f[0]));
+	if (nf != kw->nfields)
+		return fail(ps, "%s line has %d fields where %d were expected",
+			    kw->name, nf, kw->nfields);
+	if (kw->parse == parse_node || kw->parse == parse_pair) {
+		if (!ps->cur)
+			return fail(ps, "%s line outside a thread section",
+				    kw->name);
+	} else if (close_thread(ps)) {
+		return -1;
+	}
+	if (kw->header >= 0) {
+		if (ps->seen & 1u << kw->header)
+			return fail(ps, "second %s line", kw->name);
+		ps->seen |= 1u << kw->header;
+	}
+	return kw->parse(ps, f, kw);
+}
+
+static int compare_stat_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorting once keeps a file with many stat lines from costing n^2. */
+static int check_stats_unique(struct parser *ps)
+{
+	struct wp_profile *p = ps->p;
+	char **names;
+	size_t i;
+	int ret = 0;
+
+	if (p->nstats < 2)
+		return 0;
+	names = malloc(p->nstats * sizeof(*names));
+	if (!names)
+		return fail_file(ps, "could not be read: out of memory");
+	for (i = 0; i < p->nstats; i++)
+		names[i] = p->stats[i].name;
+	qsort(names, p->nstats, sizeof(*names), compare_stat_names);
+	for (i = 1; i < p->nstats && !ret; i++)
+		if (!strcmp(names[i - 1], names[i]))
+			ret = fail_file(ps, "has two stat lines for '%s'; " CORRUPT,
+					quote(ps, names[i]));
+	free(names);
+	return ret;
+}
+
+static int check_header_complete(struct parser *ps)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		int h = keywords[i].header;
+
+		if (h >= 0 && !(ps->seen & 1u << h))
+			return fail_file(ps, "has no %s line; " CORRUPT,
+					 keywords[i].name);
+	}
+	return 0;
+}
+
+/* First line: "WITCH-PROFILE <version>". */
+static int check_magic(struct parser *ps, const char *buf, size_t len)
+{
+	const char *nl;
+	uint64_t version = 0;
+	size_t i;
+
+	if (len == 0)
+		return fail_file(ps, "is empty: the run was probably killed "
+				 "before writing it; re-run witch record");
+	if (len < MAGIC_LEN + 1 && !memcmp(buf, MAGIC, len))
+		return fail_file(ps, TRUNCATED);
+	if (len < MAGIC_LEN + 1 || memcmp(buf, MAGIC " ", MAGIC_LEN + 1))
+		return fail_file(ps, "is not a witch profile (it does not start "
+				 "with '" MAGIC "'); pass files written by "
+				 "witch record or their directory");
+	nl = memchr(buf, '\n', len);
+	if (!nl)
+		return fail_file(ps, TRUNCATED);
+	for (i = MAGIC_LEN + 1; buf + i < nl; i++) {
+		unsigned d = (unsigned)(buf[i] - '0');
+
+		if (d > 9 || version > 1000000)
+			break;
+		version = version * 10 + d;
+	}
+	if (buf + i != nl || i == MAGIC_LEN + 1)
+		return fail_file(ps, "has a malformed first line (expected '"
+				 MAGIC " %d'); " CORRUPT, WP_FORMAT_VERSION);
+	if (version != WP_FORMAT_VERSION)
+		return fail_file(ps, "is a version %llu witch profile but this "
+				 "witch reads version %d; report it with the "
+				 "witch that recorded it",
+				 (unsigned long long)version, WP_FORMAT_VERSION);
+	ps->p->version = (int)version;
+	return 0;
+}
+
+/* buf is the caller's, NUL-terminated at len, and is modified. */
+static int parse_buffer(struct parser *ps, char *buf, size_t len)
+{
+	const char *nul, *last;
+	char *pos, *end = buf + len;
+
+	if (check_magic(ps, buf, len))
+		return -1;
+	nul = memchr(buf, '\0', len);
+	if (nul)
+		return fail_file(ps, "contains a NUL byte at offset %zu; " CORRUPT,
+				 (size_t)(nul - buf));
+	if (buf[len - 1] != '\n')
+		return fail_file(ps, TRUNCATED);
+	last = memrchr(buf, '\n', len - 1);
+	last = last ? last + 1 : buf;
+	if (strncmp(last, "end", 3) || (last[3] != ' ' && last[3] != '\n'))
+		return fail_file(ps, TRUNCATED);
+
+	/* Counts that bound what the lines may declare. */
+	for (pos = buf; pos < end; pos++) {
+		if (!strncmp(pos, "module ", 7))
+			ps->nmodule_ids++;
+		pos = memchr(pos, '\n', (size_t)(end - pos));
+		ps->nlines++;
+	}
+
+	/* Line 1 was checked by check_magic(). */
+	pos = memchr(buf, '\n', len) + 1;
+	ps->lineno = 1;
+	while (pos < end) {
+		char *nl = memchr(pos, '\n', (size_t)(end - pos));
+
+		ps->lineno++;
+		if ((size_t)(nl - pos) > WP_MAX_LINE_BYTES)
+			return fail(ps, "line is longer than %u bytes",
+				    WP_MAX_LINE_BYTES);
+		*nl = '\0';
+		if (parse_line(ps, pos))
+			return -1;
+		pos = nl + 1;
+	}
+	if (check_header_complete(ps) || check_stats_unique(ps))
+		return -1;
+	return 0;
+}
+
+static void parser_init(struct parser *ps, const char *name, char *err,
+			size_t errlen)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->err = err;
+	ps->errlen = errlen;
+	printable(ps->name, sizeof(ps->name), name, sizeof(ps->name) - 8);
+	if (errlen)
+		err[0] = '\0';
+}
+
+static int parse_owned(const char *name, char *buf, size_t len,
+		       struct wp_profile **out, char *err, size_t errlen)
+{
+	struct parser ps;
+
+	*out = NULL;
+	parser_init(&ps, name, err, errlen);
+	ps.p = calloc(1, sizeof(*ps.p));
+	if (!ps.p || !(ps.p->path = strdup(name))) {
+		free(ps.p);
+		return fail_file(&ps, "could not be read: out of memory");
+	}
+	if (parse_buffer(&ps, buf, len)) {
+		free(ps.module_index);
+		wp_free(ps.p);
+		return -1;
+	}
+	free(ps.module_index);
+	*out = ps.p;
+	return 0;
+}
+
+int wp_parse(const char *name, const char *buf, size_t len,
+	     struct wp_profile **out, char *err, size_t errlen)
+{
+	char *copy = malloc(len + 1);
+	int ret;
+
+	if (!copy) {
+		struct parser ps;
+
+		*out = NULL;
+		parser_init(&ps, name, err, errlen);
+		return fail_file(&ps, "could not be read: out of memory");
+	}
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	ret = parse_owned(name, copy, len, out, err, errlen);
+	free(copy);
+	return ret;
+}
+
+static char *read_file(struct parser *ps, const char *path, size_t *lenp)
+{
+	struct stat st;
+	size_t len = 0;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			fail_file(ps, "does not exist; check the path (witch "
+				  "record writes DIR/PROGRAM-PID.witch)");
+		else
+			fail_file(ps, "cannot be opened: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fail_file(ps, "is not a regular file; pass a .witch profile "
+			  "or a directory of them");
+		close(fd);
+		return NULL;
+	}
+	if ((unsigned long long)st.st_size > WP_MAX_FILE_BYTES) {
+		fail_file(ps, "is larger than %llu MiB, more than any witch "
+			  "profile; is it really one?",
+			  WP_MAX_FILE_BYTES >> 20);
+		close(fd);
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		fail_file(ps, "could not be read: out of memory");
+		close(fd);
+		return NULL;
+	}
+	/* Profiles are renamed into place, so the size does not change. */
+	while (len < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fail_file(ps, "could not be read: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+}
+
+int wp_read(const char *path, struct wp_profile **out, char *err, size_t errlen)
+{
+	struct parser ps;
+	size_t len;
+	char *buf;
+	int ret;
+
+	*out = NULL;
+	parser_init(&ps, path, err, errlen);
+	buf = read_file(&ps, path, &len);
+	if (!buf)
+		return -1;
+	ret = parse_owned(path, buf, len, out, err, errlen);
+	free(buf);
+	return ret;
+}
+
+void wp_free(struct wp_profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nargs; i++)
+		free(p->args[i]);
+	free(p->args);
+	for (i = 0; i < p->nmodules; i++) {
+		free(p->modules[i].build_id);
+		free(p->modules[i].path);
+	}
+	free(p->modules);
+	for (i = 0; i < p->nstats; i++)
+		free(p->stats[i].name);
+	free(p->stats);
+	for (i = 0; i < p->nthreads; i++) {
+		free(p->threads[i].nodes);
+		free(p->threads[i].pairs);
+	}
+	free(p->threads);
+	free(p->path);
+	free(p);
+}
+
+uint64_t wp_stat_value(const struct wp_profile *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nstats; i++)
+		if (!strcmp(p->stats[i].name, name))
+			return p->stats[i].value;
+	return 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * reader.h - parse one witch profile (docs/profile-format.md, version 1)
+ * into memory.
+ *
+ * The reader is strict: anything the format does not allow is an error with
+ * a one-line message that names the file, the line and what to do. It never
+ * trusts a count or an index from the file, so arbitrary bytes give an error,
+ * never a crash, and memory stays proportional to the file's size.
+ */
+#ifndef WITCH_PROFILE_READER_H
+#define WITCH_PROFILE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WP_FORMAT_VERSION 1
+
+/* Larger files are refused rather than read into memory. */
+#define WP_MAX_FILE_BYTES (1ULL << 30)
+/* Longer lines are refused; the longest legal one is an escaped argument. */
+#define WP_MAX_LINE_BYTES (1U << 20)
+
+struct wp_module {
+	char *build_id;		/* lower-case hex; NULL when the file says "-" */
+	uint64_t bias;		/* runtime address - ELF virtual address */
+	char *path;
+};
+
+struct wp_stat {
+	char *name;
+	uint64_t value;
+};
+
+struct wp_node {
+	int32_t parent;		/* index of an earlier node; -1 for the root */
+	int32_t module;		/* index into wp_profile.modules (not the id
+				   in the file); -1 for none */
+	uint64_t offset;	/* ELF vaddr in module (raw address if none) */
+	uint64_t samples;	/* mu(C): samples taken in this context */
+};
+
+/*
+ * Waste and use have exactly three decimals in the file; they are kept as
+ * integer thousandths so that merging many profiles sums them exactly.
+ */
+struct wp_pair {
+	uint32_t watch;		/* node index (same thread) of the watched access */
+	uint32_t trap;		/* node index of the trapping access */
+	uint64_t waste_milli;
+	uint64_t use_milli;
+	uint64_t count;		/* traps that contributed */
+};
+
+struct wp_thread {
+	uint64_t tid;
+	uint32_t nnodes, npairs;
+	struct wp_node *nodes;	/* node i has id i */
+	struct wp_pair *pairs;
+};
+
+struct wp_profile {
+	char *path;		/* as passed to wp_read() / wp_parse() */
+	int version;
+	const char *tool;	/* "dead", "silent", "load", "deadspy", ... */
+	const char *source;	/* "timer", "pmu", "exhaustive" */
+	uint64_t rate_hz;
+	uint64_t period;
+	uint64_t registers;
+	uint64_t pid;
+	uint64_t start_ns, end_ns;
+	int incomplete;		/* status incomplete: written on a crash path */
+
+	char **args;
+	size_t nargs;
+	struct wp_module *modules;
+	size_t nmodules;
+	struct wp_stat *stats;	/* in file order; names are unique */
+	size_t nstats;
+	struct wp_thread *threads;
+	size_t nthreads;
+};
+
+/*
+ * Read and validate the profile at path. On success stores a profile that
+ * the caller releases with wp_free() and returns 0. On failure returns -1
+ * and writes a one-line message (no trailing newline) into err, e.g.
+ * "out/app-12.witch is truncated (no end line): ...; re-run witch record".
+ */
+int wp_read(const char *path, struct wp_profile **out, char *err, size_t errlen);
+
+/* The same for a profile already in memory; name is used in messages. */
+int wp_parse(const char *name, const char *buf, size_t len,
+	     struct wp_profile **out, char *err, size_t errlen);
+
+void wp_free(struct wp_profile *p);
+
+/* Value of the stat called name, or 0 when the profile has none. */
+uint64_t wp_stat_value(const struct wp_profile *p, const char *name);
+
+#endif

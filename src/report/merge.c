@@ -1,0 +1,331 @@
+/*
+ * merge.c - fold profiles into one report: identical calling contexts,
+ * pairs, modules and stats from any thread or process become one.
+ */
+#include "report/report.h"
+#include "profile/reader.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Counters from many processes must not wrap into small numbers. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *a;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	a = realloc(*arr, ncap * size);
+	if (!a)
+		return -1;
+	*arr = a;
+	*cap = ncap;
+	return 0;
+}
+
+static int error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#define OOM(err, errlen) error(err, errlen, "out of memory while merging profiles")
+
+struct wr_report *wr_report_new(void)
+{
+	struct wr_report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	if (grow((void **)&r->ctxs, &r->cap_ctxs, 0, sizeof(*r->ctxs))) {
+		free(r);
+		return NULL;
+	}
+	memset(&r->ctxs[WR_ROOT], 0, sizeof(r->ctxs[WR_ROOT]));
+	r->ctxs[WR_ROOT].parent = WR_NONE;
+	r->ctxs[WR_ROOT].module = -1;
+	r->nctxs = 1;
+	return r;
+}
+
+void wr_report_free(struct wr_report *r)
+{
+	size_t i, j;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nprocs; i++) {
+		for (j = 0; j < r->procs[i].nargs; j++)
+			free(r->procs[i].args[j]);
+		free(r->procs[i].args);
+		free(r->procs[i].tids);
+		free(r->procs[i].file);
+	}
+	free(r->procs);
+	for (i = 0; i < r->nmods; i++) {
+		free(r->mods[i].path);
+		free(r->mods[i].build_id);
+	}
+	free(r->mods);
+	for (i = 0; i < r->nstats; i++)
+		free(r->stats[i].name);
+	free(r->stats);
+	free(r->ctxs);
+	free(r->pairs);
+	free(r->ranked);
+	wr_map_free(&r->mod_map);
+	wr_map_free(&r->ctx_map);
+	wr_map_free(&r->pair_map);
+	wr_map_free(&r->stat_map);
+	free(r);
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Strings are interned by hash; the second key counts collisions so that
+ * two different strings with the same hash still get their own slots.
+ */
+static int intern_module(struct wr_report *r, const struct wp_module *m,
+			 int32_t *out)
+{
+	uint64_t h = wr_hash_str(WR_HASH_INIT, m->path);
+	uint32_t idx;
+	uint64_t k;
+	struct wr_module *nm;
+
+	h = wr_hash_str(h, m->build_id ? m->build_id : "-");
+	for (k = 0; wr_map_get(&r->mod_map, h, k, &idx); k++) {
+		if (!strcmp(r->mods[idx].path, m->path) &&
+		    same_str(r->mods[idx].build_id, m->build_id)) {
+			*out = (int32_t)idx;
+			return 0;
+		}
+	}
+	if (r->nmods >= INT32_MAX ||
+	    grow((void **)&r->mods, &r->cap_mods, r->nmods, sizeof(*r->mods)))
+		return -1;
+	nm = &r->mods[r->nmods];
+	nm->path = strdup(m->path);
+	nm->build_id = m->build_id ? strdup(m->build_id) : NULL;
+	if (!nm->path || (m->build_id && !nm->build_id) ||
+	    wr_map_put(&r->mod_map, h, k, (uint32_t)r->nmods)) {
+		free(nm->path);
+		free(nm->build_id);
+		return -1;
+	}
+	*out = (int32_t)r->nmods++;
+	return 0;
+}
+
+static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
+		      uint64_t offset, uint32_t *out)
+{
+	uint64_t a = (uint64_t)parent << 32 | (uint32_t)module;
+	struct wr_ctx *c;
+
+	if (wr_map_get(&r->ctx_map, a, offset, out))
+		return 0;
+	if (r->nctxs >= WR_NONE ||
+	    grow((void **)&r->ctxs, &r->cap_ctxs, r->nctxs, sizeof(*r->ctxs)) ||
+	    wr_map_put(&r->ctx_map, a, offset, (uint32_t)r->nctxs))
+		return -1;
+	c = &r->ctxs[r->nctxs];
+	c->parent = parent;
+	c->module = module;
+	c->offset = offset;
+	c->samples = 0;
+	*out = (uint32_t)r->nctxs++;
+	return 0;
+}
+
+static int add_pair(struct wr_report *r, uint32_t watch, uint32_t trap,
+		    const struct wp_pair *wp)
+{
+	uint64_t a = (uint64_t)watch << 32 | trap;
+	struct wr_pair *pr;
+	uint32_t idx;
+
+	if (!wr_map_get(&r->pair_map, a, 0, &idx)) {
+		if (r->npairs >= WR_NONE ||
+		    grow((void **)&r->pairs, &r->cap_pairs, r->npairs,
+			 sizeof(*r->pairs)) ||
+		    wr_map_put(&r->pair_map, a, 0, (uint32_t)r->npairs))
+			return -1;
+		idx = (uint32_t)r->npairs++;
+		memset(&r->pairs[idx], 0, sizeof(r->pairs[idx]));
+		r->pairs[idx].watch = watch;
+		r->pairs[idx].trap = trap;
+	}
+	pr = &r->pairs[idx];
+	pr->waste_milli = add_sat(pr->waste_milli, wp->waste_milli);
+	pr->use_milli = add_sat(pr->use_milli, wp->use_milli);
+	pr->count = add_sat(pr->count, wp->count);
+	return 0;
+}
+
+static int add_stat(struct wr_report *r, const struct wp_stat *s)
+{
+	uint64_t h = wr_hash_str(WR_HASH_INIT, s->name);
+	uint32_t idx;
+	uint64_t k;
+
+	for (k = 0; wr_map_get(&r->stat_map, h, k, &idx); k++) {
+		if (!strcmp(r->stats[idx].name, s->name)) {
+			r->stats[idx].value = add_sat(r->stats[idx].value,
+						      s->value);
+			return 0;
+		}
+	}
+	if (grow((void **)&r->stats, &r->cap_stats, r->nstats,
+		 sizeof(*r->stats)))
+		return -1;
+	r->stats[r->nstats].name = strdup(s->name);
+	if (!r->stats[r->nstats].name ||
+	    wr_map_put(&r->stat_map, h, k, (uint32_t)r->nstats)) {
+		free(r->stats[r->nstats].name);
+		return -1;
+	}
+	r->stats[r->nstats].value = s->value;
+	r->nstats++;
+	return 0;
+}
+
+/* Map each node of a thread to a context; parents precede children. */
+static int merge_thread(struct wr_report *r, const struct wp_thread *t,
+			const int32_t *modmap, uint32_t *ctxof)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct wp_node *n = &t->nodes[i];
+		int32_t mod = n->module < 0 ? -1 : modmap[n->module];
+
+		if (n->parent < 0)
+			ctxof[i] = WR_ROOT;
+		else if (intern_ctx(r, ctxof[n->parent], mod, n->offset,
+				    &ctxof[i]))
+			return -1;
+		r->ctxs[ctxof[i]].samples =
+			add_sat(r->ctxs[ctxof[i]].samples, n->samples);
+	}
+	for (i = 0; i < t->npairs; i++) {
+		const struct wp_pair *wp = &t->pairs[i];
+
+		if (add_pair(r, ctxof[wp->watch], ctxof[wp->trap], wp))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_process(struct wr_report *r, const struct wp_profile *p)
+{
+	struct wr_process *pr;
+	size_t i;
+
+	if (grow((void **)&r->procs, &r->cap_procs, r->nprocs,
+		 sizeof(*r->procs)))
+		return -1;
+	pr = &r->procs[r->nprocs];
+	memset(pr, 0, sizeof(*pr));
+	r->nprocs++;		/* now wr_report_free() owns what follows */
+	pr->pid = p->pid;
+	pr->incomplete = p->incomplete;
+	pr->file = strdup(p->path);
+	pr->args = calloc(p->nargs ? p->nargs : 1, sizeof(*pr->args));
+	pr->tids = calloc(p->nthreads ? p->nthreads : 1, sizeof(*pr->tids));
+	if (!pr->file || !pr->args || !pr->tids)
+		return -1;
+	for (i = 0; i < p->nargs; i++) {
+		pr->args[i] = strdup(p->args[i]);
+		if (!pr->args[i])
+			return -1;
+		pr->nargs++;
+	}
+	for (i = 0; i < p->nthreads; i++)
+		pr->tids[pr->ntids++] = p->threads[i].tid;
+	return 0;
+}
+
+static int check_compatible(struct wr_report *r, const struct wp_profile *p,
+			    char *err, size_t errlen)
+{
+	const struct wr_tool *tool = wr_tool_find(p->tool);
+
+	if (!tool)
+		return error(err, errlen, "%s was written by tool '%s', which "
+			     "this witch cannot report; update witch",
+			     p->path, p->tool);
+	if (!r->tool) {
+		r->tool = tool;
+		r->source = p->source;
+		r->rate_hz = p->rate_hz;
+		r->period = p->period;
+		return 0;
+	}
+	if (tool != r->tool)
+		return error(err, errlen, "%s measured %s (tool %s) but %s "
+			     "measured %s (tool %s); report them separately",
+			     p->path, tool->what, tool->name, r->procs[0].file,
+			     r->tool->what, r->tool->name);
+	if (strcmp(p->source, r->source))
+		return error(err, errlen, "%s was sampled by %s but %s by %s; "
+			     "their weights differ, so report them separately",
+			     p->path, p->source, r->procs[0].file, r->source);
+	if (p->rate_hz != r->rate_hz || p->period != r->period)
+		r->mixed_rates = 1;
+	return 0;
+}
+
+int wr_merge(struct wr_report *r, const struct wp_profile *p,
+	     char *err, size_t errlen)
+{
+	int32_t *modmap = NULL;
+	uint32_t *ctxof = NULL;
+	uint32_t maxnodes = 1;
+	size_t i;
+	int ret = -1;
+
+	if (check_compatible(r, p, err, errlen))
+		return -1;
+	for (i = 0; i < p->nthreads; i++)
+		if (p->threads[i].nnodes > maxnodes)
+			maxnodes = p->threads[i].nnodes;
+	modmap = calloc(p->nmodules ? p->nmodules : 1, sizeof(*modmap));
+	ctxof = calloc(maxnodes, sizeof(*ctxof));
+	if (!modmap || !ctxof || add_process(r, p))
+		goto oom;
+	for (i = 0; i < p->nmodules; i++)
+		if (intern_module(r, &p->modules[i], &modmap[i]))
+			goto oom;
+	for (i = 0; i < p->nstats; i++)
+		if (add_stat(r, &p->stats[i]))
+			goto oom;
+	for (i = 0; i < p->nthreads; i++)
+		if (merge_thread(r, &p->threads[i], modmap, ctxof))
+			goto oom;
+	ret = 0;
+	goto out;
+oom:
+	OOM(err, errlen);
+out:
+	free(modmap);
+	free(ctxof);
+	return ret;
+}

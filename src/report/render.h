@@ -1,0 +1,19 @@
+/*
+ * render.h - a merged, ranked report as text for people or JSON for tools.
+ */
+#ifndef WITCH_REPORT_RENDER_H
+#define WITCH_REPORT_RENDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct wr_report;
+struct wr_symbolizer;
+
+/* Both show at most top ranked pairs (0: all) and return -1 on failure. */
+int wr_render_text(FILE *out, const struct wr_report *r,
+		   struct wr_symbolizer *s, size_t top);
+int wr_render_json(FILE *out, const struct wr_report *r,
+		   struct wr_symbolizer *s, size_t top);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * render_json.c - the report for tools: one JSON object on one line.
+ *
+ * Strings come from profiles and debug info, which are bytes, not text:
+ * JSON must be UTF-8, so invalid sequences become U+FFFD. Byte counts are
+ * printed with their three decimals, exactly as summed.
+ */
+#include "report/render.h"
+#include "report/report.h"
+#include "report/symbolize.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+static void put_string(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (*s == '"' || *s == '\\') {
+			fputc('\\', out);
+			fputc(*s, out);
+		} else if (*s == '\n') {
+			fputs("\\n", out);
+		} else if (*s == '\t') {
+			fputs("\\t", out);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(out, "\\u%04x", *s);
+		} else if (n == 0) {
+			fputs("\\ufffd", out);
+			n = 1;
+		} else {
+			fwrite(s, 1, n, out);
+		}
+		s += n ? n : 1;
+	}
+	fputc('"', out);
+}
+
+static void put_key(FILE *out, const char *key, int *first)
+{
+	if (!*first)
+		fputc(',', out);
+	*first = 0;
+	put_string(out, key);
+	fputc(':', out);
+}
+
+static void put_milli(FILE *out, uint64_t milli)
+{
+	fprintf(out, "%llu.%03llu", (unsigned long long)(milli / 1000),
+		(unsigned long long)(milli % 1000));
+}
+
+/* A fraction in [0, 1]; never NaN or infinite by construction. */
+static void put_fraction(FILE *out, double x)
+{
+	fprintf(out, "%.6f", x == x && x >= 0 && x <= 1 ? x : 0.0);
+}
+
+static void put_frames(FILE *out, const struct wr_report *r,
+		       const struct wr_frame *f, long n)
+{
+	long i;
+
+	fputc('[', out);
+	for (i = 0; i < n; i++) {
+		int first = 1;
+
+		fputs(i ? ",{" : "{", out);
+		put_key(out, "function", &first);
+		put_string(out, f[i].function);
+		put_key(out, "file", &first);
+		put_string(out, f[i].file);
+		put_key(out, "line", &first);
+		if (f[i].line)
+			fprintf(out, "%d", f[i].line);
+		else
+			fputs("null", out);
+		put_key(out, "module", &first);
+		put_string(out, f[i].module >= 0 ? r->mods[f[i].module].path
+						 : NULL);
+		put_key(out, "offset", &first);
+		fprintf(out, "\"0x%llx\"", (unsigned long long)f[i].offset);
+		put_key(out, "inlined", &first);
+		fputs(f[i].inlined ? "true" : "false", out);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+static int put_pair(FILE *out, const struct wr_report *r,
+		    struct wr_symbolizer *s, const struct wr_pair *pr)
+{
+	const struct wr_frame *f;
+	int first = 1;
+	long n;
+
+	fputc('{', out);
+	put_key(out, "waste_bytes", &first);
+	put_milli(out, pr->waste_milli);
+	put_key(out, "use_bytes", &first);
+	put_milli(out, pr->use_milli);
+	put_key(out, "share", &first);
+	put_fraction(out, wr_share(r, pr));
+	put_key(out, "traps", &first);
+	fprintf(out, "%llu", (unsigned long long)pr->count);
+	put_key(out, "watch", &first);
+	if ((n = wr_sym_context(s, pr->watch, &f)) < 0)
+		return -1;
+	put_frames(out, r, f, n);
+	put_key(out, "trap", &first);
+	if ((n = wr_sym_context(s, pr->trap, &f)) < 0)
+		return -1;
+	put_frames(out, r, f, n);
+	fputc('}', out);
+	return 0;
+}
+
+static void put_args(FILE *out, const struct wr_process *p)
+{
+	size_t i;
+
+	fputc('[', out);
+	for (i = 0; i < p->nargs; i++) {
+		if (i)
+			fputc(',', out);
+		put_string(out, p->args[i]);
+	}
+	fputc(']', out);
+}
+
+static void put_processes(FILE *out, const struct wr_report *r)
+{
+	size_t i, j;
+
+	put_string(out, "processes");
+	fputs(":[", out);
+	for (i = 0; i < r->nprocs; i++)
+		fprintf(out, "%s%llu", i ? "," : "",
+			(unsigned long long)r->procs[i].pid);
+	fputs("],", out);
+	put_string(out, "process_details");
+	fputs(":[", out);
+	for (i = 0; i < r->nprocs; i++) {
+		const struct wr_process *p = &r->procs[i];
+		int first = 1;
+
+		fputs(i ? ",{" : "{", out);
+		put_key(out, "pid", &first);
+		fprintf(out, "%llu", (unsigned long long)p->pid);
+		put_key(out, "profile", &first);
+		put_string(out, p->file);
+		put_key(out, "status", &first);
+		put_string(out, p->incomplete ? "incomplete" : "complete");
+		put_key(out, "command", &first);
+		put_args(out, p);
+		put_key(out, "threads", &first);
+		fputc('[', out);
+		for (j = 0; j < p->ntids; j++)
+			fprintf(out, "%s%llu", j ? "," : "",
+				(unsigned long long)p->tids[j]);
+		fputs("]}", out);
+	}
+	fputc(']', out);
+}
+
+static void put_totals(FILE *out, const struct wr_report *r)
+{
+	int first = 1, present;
+	uint64_t all = wr_stat(r, "bytes_accessed", &present);
+	size_t i;
+
+	fputc('{', out);
+	put_key(out, "waste_bytes", &first);
+	put_milli(out, r->waste_milli);
+	put_key(out, "use_bytes", &first);
+	put_milli(out, r->use_milli);
+	put_key(out, "redundancy", &first);
+	put_fraction(out, wr_redundancy(r->waste_milli, r->use_milli));
+	put_key(out, "waste_of_accessed", &first);
+	if (present && all)
+		put_fraction(out, (double)r->waste_milli / 1000.0 / (double)all);
+	else
+		fputs("null", out);
+	put_key(out, "samples", &first);
+	fprintf(out, "%llu", (unsigned long long)wr_stat(r, "samples", NULL));
+	put_key(out, "watchpoints_armed", &first);
+	fprintf(out, "%llu",
+		(unsigned long long)wr_stat(r, "watchpoints_armed", NULL));
+	put_key(out, "traps", &first);
+	fprintf(out, "%llu", (unsigned long long)wr_stat(r, "traps", NULL));
+	put_key(out, "threads", &first);
+	fprintf(out, "%zu", r->nthreads);
+	put_key(out, "pairs_with_waste", &first);
+	fprintf(out, "%zu", r->nranked);
+	put_key(out, "stats", &first);
+	fputc('{', out);
+	for (i = 0; i < r->nstats; i++) {
+		int sfirst = i == 0;
+
+		put_key(out, r->stats[i].name, &sfirst);
+		fprintf(out, "%llu", (unsigned long long)r->stats[i].value);
+	}
+	fputs("}}", out);
+}
+
+int wr_render_json(FILE *out, const struct wr_report *r,
+		   struct wr_symbolizer *s, size_t top)
+{
+	size_t shown = top && top < r->nranked ? top : r->nranked;
+	int first = 1;
+	size_t i;
+
+	fputc('{', out);
+	put_key(out, "tool", &first);
+	put_string(out, r->tool->name);
+	put_key(out, "source", &first);
+	put_string(out, r->source);
+	put_key(out, "rate_hz", &first);
+	fprintf(out, "%llu", (unsigned long long)r->rate_hz);
+	put_key(out, "period", &first);
+	fprintf(out, "%llu", (unsigned long long)r->period);
+	put_key(out, "mixed_rates", &first);
+	fputs(r->mixed_rates ? "true" : "false", out);
+	put_key(out, "command", &first);
+	put_args(out, &r->procs[0]);
+	fputc(',', out);
+	put_processes(out, r);
+	put_key(out, "totals", &first);
+	put_totals(out, r);
+	put_key(out, "pairs", &first);
+	fputc('[', out);
+	for (i = 0; i < shown; i++) {
+		if (i)
+			fputc(',', out);
+		if (put_pair(out, r, s, &r->pairs[r->ranked[i]]))
+			return -1;
+	}
+	fputs("]}\n", out);
+	return 0;
+}

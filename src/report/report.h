@@ -1,0 +1,117 @@
+/*
+ * report.h - profiles merged across threads and processes.
+ *
+ * A calling context is identified by its frames, (module path, build-id,
+ * offset), from the root down to the leaf; contexts with the same frames
+ * are one context whatever thread or process they came from. They are kept
+ * as a trie (struct wr_ctx), each node naming its parent, which makes
+ * interning a profile's calling-context tree linear in its size.
+ */
+#ifndef WITCH_REPORT_REPORT_H
+#define WITCH_REPORT_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/map.h"
+#include "report/tools.h"
+
+struct wp_profile;
+
+#define WR_ROOT 0		/* the context with no frames */
+#define WR_NONE UINT32_MAX
+
+struct wr_module {
+	char *path;
+	char *build_id;		/* lower-case hex, NULL when none recorded */
+};
+
+struct wr_ctx {
+	uint32_t parent;	/* WR_NONE for WR_ROOT */
+	int32_t module;		/* index into modules, -1 when none */
+	uint64_t offset;	/* ELF vaddr in module, raw address otherwise */
+	uint64_t samples;	/* mu(C) summed */
+};
+
+struct wr_pair {
+	uint32_t watch, trap;	/* contexts */
+	uint64_t waste_milli;	/* thousandths of a (sample-weighted) byte */
+	uint64_t use_milli;
+	uint64_t count;		/* traps */
+};
+
+struct wr_stat {
+	char *name;
+	uint64_t value;
+};
+
+struct wr_process {
+	uint64_t pid;
+	char *file;		/* the profile it came from */
+	char **args;
+	size_t nargs;
+	uint64_t *tids;		/* distinct, sorted by wr_report_finish() */
+	size_t ntids;
+	int incomplete;
+};
+
+struct wr_report {
+	const struct wr_tool *tool;	/* NULL until the first profile */
+	const char *source;
+	uint64_t rate_hz, period;
+	int mixed_rates;	/* processes sampled at different rates */
+
+	struct wr_process *procs;
+	size_t nprocs;
+	struct wr_module *mods;
+	size_t nmods;
+	struct wr_ctx *ctxs;
+	size_t nctxs;
+	struct wr_pair *pairs;
+	size_t npairs;
+	struct wr_stat *stats;	/* summed by name, in order of appearance */
+	size_t nstats;
+
+	/* Set by wr_report_finish(). */
+	uint64_t waste_milli, use_milli;
+	size_t nthreads;
+	uint32_t *ranked;	/* pairs with waste, most waste first */
+	size_t nranked;
+
+	/* Interning. */
+	size_t cap_procs, cap_mods, cap_ctxs, cap_pairs, cap_stats;
+	struct wr_map mod_map, ctx_map, pair_map, stat_map;
+};
+
+/* An empty report with only the root context, or NULL. */
+struct wr_report *wr_report_new(void);
+void wr_report_free(struct wr_report *r);
+
+/*
+ * Merge one profile. Fails, with a message in err, when the profile cannot
+ * be merged with those before it (another tool or sample source) or
+ * memory runs out.
+ */
+int wr_merge(struct wr_report *r, const struct wp_profile *p,
+	     char *err, size_t errlen);
+
+/* After the last wr_merge(): totals, thread counts and the ranking. */
+int wr_report_finish(struct wr_report *r);
+
+/* Summed value of a stat; *present says whether any profile had it. */
+uint64_t wr_stat(const struct wr_report *r, const char *name, int *present);
+
+/* waste / (waste + use), WITCH Eq. 1; 0 when nothing was observed. */
+double wr_redundancy(uint64_t waste_milli, uint64_t use_milli);
+
+/* The pair's share of all waste, 0..1. */
+double wr_share(const struct wr_report *r, const struct wr_pair *pr);
+
+/*
+ * Read every path (a profile, or a directory whose *.witch files are read)
+ * and merge them into r. On error writes one line into err and returns -1.
+ */
+int wr_load(struct wr_report *r, char *const *paths, int npaths,
+	    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,453 @@
+/*
+ * symbolize.c - (module, offset) to functions and source lines with libdwfl.
+ *
+ * Each module gets a Dwfl of its own with the file reported at base 0, so
+ * that libdwfl addresses are ELF virtual addresses, which is what the
+ * profile's offsets are; the load bias of the profiled process plays no
+ * part. Separate debug files (.gnu_debuglink, /usr/lib/debug/.build-id)
+ * are found by dwfl_standard_find_debuginfo. Results are cached per
+ * (module, address): hot contexts share most of their frames.
+ *
+ * Strings in frames point into libdw's data and live as long as the Dwfl,
+ * that is, as long as the symbolizer.
+ */
+#include "report/symbolize.h"
+#include "report/report.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEBUG_BUILD_ID_DIR "/usr/lib/debug/.build-id/"
+
+struct sym_module {
+	int state;		/* 0: not tried yet, 1: usable, -1: not */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+};
+
+struct cache_entry {
+	size_t start;		/* into pool */
+	uint32_t n;
+};
+
+struct wr_symbolizer {
+	const struct wr_report *r;
+	FILE *warn;
+	struct sym_module *mods;
+	struct wr_map cache;	/* (module + 1, address) -> entry */
+	struct cache_entry *entries;
+	size_t nentries, cap_entries;
+	struct wr_frame *pool;	/* frames of all cached addresses */
+	size_t npool, cap_pool;
+	struct wr_frame *out;	/* what wr_sym_context() returns */
+	size_t cap_out;
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+const char *wr_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *a;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	a = realloc(*arr, ncap * size);
+	if (!a)
+		return -1;
+	*arr = a;
+	*cap = ncap;
+	return 0;
+}
+
+struct wr_symbolizer *wr_sym_new(const struct wr_report *r, FILE *warn)
+{
+	struct wr_symbolizer *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->r = r;
+	s->warn = warn;
+	s->mods = calloc(r->nmods ? r->nmods : 1, sizeof(*s->mods));
+	if (!s->mods) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void wr_sym_free(struct wr_symbolizer *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->r->nmods; i++)
+		if (s->mods[i].dwfl)
+			dwfl_end(s->mods[i].dwfl);
+	free(s->mods);
+	wr_map_free(&s->cache);
+	free(s->entries);
+	free(s->pool);
+	free(s->out);
+	free(s);
+}
+
+/* Messages name paths from the profile: keep them on one line. */
+static void warn_line(struct wr_symbolizer *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn_line(struct wr_symbolizer *s, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	size_t i;
+
+	if (!s->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (i = 0; buf[i]; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
+	fprintf(s->warn, "witch report: warning: %s\n", buf);
+}
+
+/* The vdso and other objects with no file behind them: no warning. */
+static int is_pseudo(const char *path)
+{
+	return !*path || path[0] == '[' || strstr(path, "linux-vdso") ||
+	       strstr(path, "linux-gate");
+}
+
+static Dwfl_Module *open_elf(Dwfl **dwflp, const char *path)
+{
+	Dwfl *dwfl = dwfl_begin(&callbacks);
+	Dwfl_Module *mod;
+
+	*dwflp = NULL;
+	if (!dwfl)
+		return NULL;
+	dwfl_report_begin(dwfl);
+	/* add_p_vaddr with base 0: module addresses are ELF vaddrs. */
+	mod = dwfl_report_elf(dwfl, wr_basename(path), path, -1, 0, true);
+	if (dwfl_report_end(dwfl, NULL, NULL) || !mod) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	*dwflp = dwfl;
+	return mod;
+}
+
+/* The module's build-id as lower-case hex into buf; "" when it has none. */
+static void module_build_id(Dwfl_Module *mod, char *buf, size_t cap)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	Dwarf_Addr bias;
+	int n, i;
+
+	buf[0] = '\0';
+	dwfl_module_getelf(mod, &bias);
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	for (i = 0; i < n && (size_t)(2 * i + 2) < cap; i++) {
+		buf[2 * i] = hex[bits[i] >> 4];
+		buf[2 * i + 1] = hex[bits[i] & 0xf];
+		buf[2 * i + 2] = '\0';
+	}
+}
+
+/*
+ * When the profiled file is gone or was rebuilt, a debug file installed
+ * under the recorded build-id still describes the profiled code.
+ */
+static int open_by_build_id(struct sym_module *sm, const char *build_id)
+{
+	char path[sizeof(DEBUG_BUILD_ID_DIR) + 140];
+
+	if (!build_id || strlen(build_id) < 4 || strlen(build_id) > 128)
+		return -1;
+	snprintf(path, sizeof(path), DEBUG_BUILD_ID_DIR "%.2s/%s.debug",
+		 build_id, build_id + 2);
+	if (access(path, R_OK))
+		return -1;
+	sm->mod = open_elf(&sm->dwfl, path);
+	return sm->mod ? 0 : -1;
+}
+
+static void open_module(struct wr_symbolizer *s, int32_t idx)
+{
+	const struct wr_module *m = &s->r->mods[idx];
+	struct sym_module *sm = &s->mods[idx];
+	char id[260];
+
+	sm->state = -1;
+	if (is_pseudo(m->path))
+		return;
+	if (access(m->path, R_OK)) {
+		const char *why = strerror(errno);
+
+		if (!open_by_build_id(sm, m->build_id)) {
+			sm->state = 1;
+			return;
+		}
+		warn_line(s, "cannot read %s (%s); its frames are shown as "
+			  "module+offset", m->path, why);
+		return;
+	}
+	sm->mod = open_elf(&sm->dwfl, m->path);
+	if (!sm->mod) {
+		warn_line(s, "cannot read %s as ELF (%s); its frames are shown "
+			  "as module+offset", m->path, dwfl_errmsg(-1));
+		return;
+	}
+	/* A profile without a build-id cannot tell; trust the file. */
+	module_build_id(sm->mod, id, sizeof(id));
+	if (m->build_id && strcmp(id, m->build_id)) {
+		dwfl_end(sm->dwfl);
+		sm->dwfl = NULL;
+		sm->mod = NULL;
+		if (!open_by_build_id(sm, m->build_id)) {
+			sm->state = 1;
+			return;
+		}
+		warn_line(s, "%s changed since it was profiled (build-id %s, "
+			  "profile has %s); its frames are shown as "
+			  "module+offset: re-run witch record", m->path,
+			  *id ? id : "none", m->build_id);
+		return;
+	}
+	sm->state = 1;
+}
+
+static struct wr_frame *new_frame(struct wr_symbolizer *s)
+{
+	struct wr_frame *f;
+
+	if (grow((void **)&s->pool, &s->cap_pool, s->npool + 1,
+		 sizeof(*s->pool)))
+		return NULL;
+	f = &s->pool[s->npool++];
+	memset(f, 0, sizeof(*f));
+	return f;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	/* Follows DW_AT_abstract_origin and DW_AT_specification. */
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+/*
+ * Where an inlined instance was called from: its call site. DW_AT_call_file
+ * indexes the file table of the unit holding the DIE, which is not the
+ * address's unit when debug info was compressed into partial units (dwz).
+ */
+static void call_site(Dwarf_Die *inl, Dwarf_Die *addr_cu, const char **file,
+		      int *line)
+{
+	Dwarf_Files *files;
+	Dwarf_Attribute attr;
+	Dwarf_Die unit;
+	Dwarf_Word v;
+	size_t nfiles;
+
+	*file = NULL;
+	*line = 0;
+	if (!dwarf_diecu(inl, &unit, NULL, NULL) ||
+	    dwarf_getsrcfiles(&unit, &files, &nfiles))
+		if (dwarf_getsrcfiles(addr_cu, &files, &nfiles))
+			files = NULL;
+	if (files && dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr),
+				     &v) == 0 && v < nfiles)
+		*file = dwarf_filesrc(files, v, NULL, NULL);
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &v) == 0 &&
+	    v <= INT32_MAX)
+		*line = (int)v;
+}
+
+/*
+ * Frames for the code at addr from the DWARF scopes: the innermost scope
+ * containing addr, then its concrete parents (dwarf_getscopes alone would
+ * continue with the abstract definition of an inlined function instead of
+ * the function it was inlined into). Stops at the first real subprogram.
+ */
+static int dwarf_frames(struct wr_symbolizer *s, Dwfl_Module *mod,
+			uint64_t addr, const char *file, int line)
+{
+	Dwarf_Die *scopes = NULL, inner, *cu;
+	Dwarf_Addr bias;
+	int n, i, ret = 0;
+
+	cu = dwfl_module_addrdie(mod, addr, &bias);
+	if (!cu)
+		return 0;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	if (n <= 0) {
+		free(scopes);
+		return 0;
+	}
+	inner = scopes[0];
+	free(scopes);
+	scopes = NULL;
+	n = dwarf_getscopes_die(&inner, &scopes);
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		struct wr_frame *f;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		f = new_frame(s);
+		if (!f) {
+			ret = -1;
+			break;
+		}
+		f->function = die_name(&scopes[i]);
+		f->file = file;
+		f->line = line;
+		if (tag == DW_TAG_subprogram)
+			break;
+		f->inlined = 1;
+		call_site(&scopes[i], cu, &file, &line);
+	}
+	free(scopes);
+	return ret;
+}
+
+/* Append the frames for addr to the pool. */
+static int symbolize_addr(struct wr_symbolizer *s, Dwfl_Module *mod,
+			  uint64_t addr)
+{
+	size_t first = s->npool;
+	const char *file = NULL, *sym;
+	Dwfl_Line *dl;
+	GElf_Off off;
+	GElf_Sym esym;
+	int line = 0;
+
+	dl = dwfl_module_getsrc(mod, addr);
+	if (dl)
+		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+	if (dwarf_frames(s, mod, addr, file, line))
+		return -1;
+	/* No DWARF function (stripped, or assembly): the ELF symbol table. */
+	if (s->npool == first || !s->pool[s->npool - 1].function) {
+		sym = dwfl_module_addrinfo(mod, addr, &off, &esym, NULL, NULL,
+					   NULL);
+		if (s->npool == first) {
+			struct wr_frame *f = new_frame(s);
+
+			if (!f)
+				return -1;
+			f->file = file;
+			f->line = line;
+		}
+		s->pool[s->npool - 1].function = sym;
+	}
+	return 0;
+}
+
+/* The cached frames for one context node; leaf selects offset vs offset-1. */
+static int node_frames(struct wr_symbolizer *s, const struct wr_ctx *c,
+		       int leaf, struct cache_entry *e)
+{
+	struct sym_module *sm;
+	uint64_t addr;
+	uint32_t idx;
+
+	/* A return address follows its call: offset - 1 is in the call. */
+	addr = leaf || c->offset == 0 ? c->offset : c->offset - 1;
+	if (wr_map_get(&s->cache, (uint64_t)(c->module + 1), addr, &idx)) {
+		*e = s->entries[idx];
+		return 0;
+	}
+	e->start = s->npool;
+	if (c->module >= 0) {
+		sm = &s->mods[c->module];
+		if (sm->state == 0)
+			open_module(s, c->module);
+		if (sm->state > 0 && symbolize_addr(s, sm->mod, addr))
+			return -1;
+	}
+	if (s->npool == e->start && !new_frame(s))
+		return -1;
+	e->n = (uint32_t)(s->npool - e->start);
+	if (grow((void **)&s->entries, &s->cap_entries, s->nentries + 1,
+		 sizeof(*s->entries)) ||
+	    wr_map_put(&s->cache, (uint64_t)(c->module + 1), addr,
+		       (uint32_t)s->nentries))
+		return -1;
+	s->entries[s->nentries++] = *e;
+	return 0;
+}
+
+long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
+		    const struct wr_frame **frames)
+{
+	const struct wr_report *r = s->r;
+	size_t n = 0;
+	int leaf = 1;
+
+	for (; ctx != WR_ROOT && ctx < r->nctxs; ctx = r->ctxs[ctx].parent) {
+		const struct wr_ctx *c = &r->ctxs[ctx];
+		struct cache_entry e;
+		uint32_t i;
+
+		if (node_frames(s, c, leaf, &e) ||
+		    grow((void **)&s->out, &s->cap_out, n + e.n,
+			 sizeof(*s->out)))
+			return -1;
+		for (i = 0; i < e.n; i++) {
+			struct wr_frame *f = &s->out[n++];
+
+			*f = s->pool[e.start + i];
+			f->first = i == 0;
+			f->module = c->module;
+			f->offset = c->offset;
+		}
+		leaf = 0;
+	}
+	*frames = s->out;
+	return (long)n;
+}
+
+int wr_sym_ranked(struct wr_symbolizer *s, size_t top)
+{
+	const struct wr_report *r = s->r;
+	const struct wr_frame *f;
+	size_t i;
+
+	for (i = 0; i < r->nranked && (!top || i < top); i++) {
+		const struct wr_pair *pr = &r->pairs[r->ranked[i]];
+
+		if (wr_sym_context(s, pr->watch, &f) < 0 ||
+		    wr_sym_context(s, pr->trap, &f) < 0)
+			return -1;
+	}
+	return 0;
+}

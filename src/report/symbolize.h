@@ -1,0 +1,54 @@
+/*
+ * symbolize.h - calling contexts to functions and source lines, with libdw.
+ *
+ * One context node can become several frames: when the code at its address
+ * was inlined, each inlined function is a frame of its own, innermost first,
+ * marked inlined, followed by the function it was inlined into.
+ */
+#ifndef WITCH_REPORT_SYMBOLIZE_H
+#define WITCH_REPORT_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct wr_report;
+
+struct wr_frame {
+	const char *function;	/* NULL when unknown */
+	const char *file;	/* source file as in the debug info; NULL */
+	int line;		/* 0 when unknown */
+	int inlined;		/* inlined into the next frame (no call) */
+	int first;		/* first frame of its context node */
+	int32_t module;		/* report module index, -1 when none */
+	uint64_t offset;	/* the context node's offset (not minus 1) */
+};
+
+struct wr_symbolizer;
+
+/*
+ * Modules are opened when first needed; warnings about them (missing file,
+ * changed build-id) go to warn, one line each, once per module.
+ */
+struct wr_symbolizer *wr_sym_new(const struct wr_report *r, FILE *warn);
+void wr_sym_free(struct wr_symbolizer *s);
+
+/*
+ * The frames of context ctx, leaf first (frame 0 is the accessing
+ * instruction), without the root. Stores a pointer valid until the next
+ * call and returns the count, or -1 when out of memory.
+ */
+long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
+		    const struct wr_frame **frames);
+
+/*
+ * Symbolize the contexts of the top ranked pairs (0: all) now, so that
+ * warnings about modules come before any output. Returns -1 when out of
+ * memory.
+ */
+int wr_sym_ranked(struct wr_symbolizer *s, size_t top);
+
+/* Last path component, for short labels. */
+const char *wr_basename(const char *path);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * tools.c - the table behind tools.h.
+ */
+#include "report/tools.h"
+
+#include <string.h>
+
+#define DEAD	.what = "dead stores", .relation = "KILLED_BY", \
+		.fraction = "dead fraction", .access = "store", \
+		.accessed = "stored"
+#define SILENT	.what = "silent stores", .relation = "REDUNDANTLY_WRITTEN_BY", \
+		.fraction = "silent fraction", .access = "store", \
+		.accessed = "stored"
+#define LOAD	.what = "redundant loads", .relation = "REDUNDANTLY_LOADED_BY", \
+		.fraction = "redundant-load fraction", .access = "load", \
+		.accessed = "loaded"
+
+static const struct wr_tool tools[] = {
+	{ .name = "dead", .method = "DeadCraft", DEAD },
+	{ .name = "silent", .method = "SilentCraft", SILENT },
+	{ .name = "load", .method = "LoadCraft", LOAD },
+	{ .name = "deadspy", .method = "DeadSpy, exhaustive", DEAD,
+	  .exhaustive = 1 },
+	{ .name = "redspy", .method = "RedSpy, exhaustive", SILENT,
+	  .exhaustive = 1 },
+	{ .name = "loadspy", .method = "LoadSpy, exhaustive", LOAD,
+	  .exhaustive = 1 },
+};
+
+const struct wr_tool *wr_tool_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (!strcmp(tools[i].name, name))
+			return &tools[i];
+	return NULL;
+}

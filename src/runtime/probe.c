@@ -1,0 +1,192 @@
+/*
+ * probe.c - from a timer sample to the access it stands for (see struct
+ * wt_probe in witch.h). Runs in the sample and trap handlers.
+ */
+#include <linux/hw_breakpoint.h>
+
+#include "runtime/witch.h"
+
+#define LOOKAHEAD_INSNS 64
+#define MAX_HOPS 8	/* conditional jumps and breakpoints followed per sample */
+
+static uintptr_t rip(const ucontext_t *uc)
+{
+	return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+}
+
+void wt_probe_cancel(struct wt_thread *t)
+{
+	struct wt_probe *p = &t->probe;
+
+	if (p->state != WT_PROBE_IDLE)
+		wt_slot_disable(&p->reg);
+	p->state = WT_PROBE_IDLE;
+}
+
+static void arm(struct wt_thread *t, int state, uintptr_t at)
+{
+	struct wt_probe *p = &t->probe;
+
+	if (wt_slot_program(&p->reg, HW_BREAKPOINT_X, at, 0) < 0) {
+		t->st.arm_failed++;
+		wt_probe_cancel(t);
+		return;
+	}
+	p->state = state;
+}
+
+/* The access the sample stands for: count it in its context (mu), and
+ * let the reservoir decide whether a register will watch it. Returns 0
+ * when it will (p->target_slot says which). */
+static int sampled(struct wt_thread *t, const struct wd_access *acc)
+{
+	struct wt_probe *p = &t->probe;
+	int j;
+
+	p->node = wt_cct_child(&t->cct, p->parent_node, acc->pc);
+	wt_attrib_sampled(&t->cct.nodes[p->node]);
+	j = wt_reservoir_choose(&t->reservoir, wt_occupied(t), wt_rand(&t->rng));
+	if (j < 0) {
+		t->st.samples_reservoir_dropped++;
+		wt_probe_cancel(t);
+		return -1;
+	}
+	p->acc = *acc;
+	p->target_slot = j;
+	return 0;
+}
+
+/* Watch the sampled access's bytes at ea in the slot the reservoir chose. */
+static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
+{
+	struct wt_probe *p = &t->probe;
+	struct wt_slot *s = &t->slot[p->target_slot];
+	uintptr_t base;
+	unsigned len = wt_watch_len(ea, p->acc.size, &base);
+	int type = wt_cfg.craft == WT_CRAFT_SILENT ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
+
+	wt_probe_cancel(t);
+	if (s->state == WT_SLOT_WATCH)
+		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
+	s->state = WT_SLOT_FREE;
+	if (wt_slot_program(s, type, base, len) < 0) {
+		t->st.arm_failed++;
+		wt_slot_free(t, s);
+		return;
+	}
+	s->acc = p->acc;
+	s->ea = ea;
+	s->watch_node = p->node;
+	s->skip_self = skip_self;
+	s->state = WT_SLOT_WATCH;
+	if (!skip_self)
+		wt_craft_armed(t, s);
+	wt_attrib_armed(&t->cct.nodes[s->watch_node]);
+	t->st.watchpoints_armed++;
+}
+
+/* A string instruction about to run (registers in uc are its own). */
+static void string_sample(struct wt_thread *t, const struct wd_access *acc, const ucontext_t *uc)
+{
+	uintptr_t ea;
+
+	if (!wd_string_next(acc, uc, wt_craft_wants_store(), &ea)) {
+		t->st.samples_no_access++;
+		wt_probe_cancel(t);
+		return;
+	}
+	if (sampled(t, acc) == 0)
+		watch_at(t, ea, 1);
+}
+
+/* Walk from pc; uc holds the registers as of rip(uc). */
+static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
+{
+	struct wt_probe *p = &t->probe;
+	struct wd_access acc;
+
+	while (p->hops < MAX_HOPS) {
+		switch (wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(), LOOKAHEAD_INSNS,
+					    &acc)) {
+		case WD_FOUND:
+			if (sampled(t, &acc) == 0)
+				arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
+			return;
+		case WD_SKIPPED:
+			if (!(acc.flags & WD_STRING)) {
+				t->st.samples_skipped_implicit++;
+				wt_probe_cancel(t);
+				return;
+			}
+			/* a string op needs its own registers, like a jump */
+			__attribute__((fallthrough));
+		case WD_BRANCH:
+			if (acc.pc != rip(uc)) {
+				/* Its flags or rdi/rsi are not computed yet: wait for it. */
+				p->acc = acc;
+				arm(t, WT_PROBE_BEFORE, acc.pc);
+				return;
+			}
+			if (acc.flags & WD_STRING) {
+				string_sample(t, &acc, uc);
+				return;
+			}
+			p->hops++;
+			pc = wd_branch_taken(&acc, uc) ? acc.target : acc.pc + acc.len;
+			if (pc < p->proc_start || pc >= p->proc_end)
+				goto none;
+			continue;
+		default:
+			goto none;
+		}
+	}
+none:
+	t->st.samples_no_access++;
+	wt_probe_cancel(t);
+}
+
+void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t proc_start,
+		    uintptr_t proc_end, const ucontext_t *uc)
+{
+	struct wt_probe *p = &t->probe;
+
+	if (p->state != WT_PROBE_IDLE) {
+		/* A probe still waiting at the next sample never fires (the
+		 * thread took another path, or faulted). */
+		t->st.probes_missed++;
+		wt_probe_cancel(t);
+	}
+	/* Following jumps inside one function keeps the call stack: only
+	 * the leaf changes, so remember the context without it. */
+	p->parent_node = n > 1 ? wt_cct_path(&t->cct, pcs + 1, n - 1) : 0;
+	p->proc_start = proc_start;
+	p->proc_end = proc_end;
+	p->hops = 0;
+	walk(t, pcs[0], uc);
+}
+
+void wt_probe_fired(struct wt_thread *t, ucontext_t *uc)
+{
+	struct wt_probe *p = &t->probe;
+
+	t->st.probe_traps++;
+	switch (p->state) {
+	case WT_PROBE_BEFORE:
+		if (rip(uc) != p->acc.pc)
+			break;
+		/* The walk resumes at the instruction, now with its registers. */
+		p->hops++;
+		walk(t, p->acc.pc, uc);
+		return;
+	case WT_PROBE_ACCESS:
+		if (rip(uc) != p->acc.pc + p->acc.len)
+			break;
+		watch_at(t, wd_effective_address(&p->acc, uc, t->fs_base, t->gs_base), 0);
+		return;
+	default:
+		t->st.traps_lost++;
+		return;
+	}
+	t->st.probes_missed++;
+	wt_probe_cancel(t);
+}

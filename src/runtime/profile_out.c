@@ -1,0 +1,282 @@
+/*
+ * profile_out.c - writes the process profile (docs/profile-format.md).
+ * Everything comes from static or preallocated memory and goes out with
+ * write(2), so a crash path can call it too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profile/writer.h"
+#include "runtime/modules.h"
+#include "runtime/profile_out.h"
+#include "runtime/witch.h"
+
+static struct wp_out out;
+static struct wt_module mods[WT_MAX_MODULES];
+static uint64_t start_ns;
+static int unsampled_threads;
+static char cmdline[1 << 16];
+static size_t cmdline_len;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void wt_profile_reset(void)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	start_ns = now_ns();
+	unsampled_threads = 0;
+	cmdline_len = 0;
+	if (fd < 0)
+		return;
+	while (cmdline_len < sizeof(cmdline) - 1 &&
+	       (n = read(fd, cmdline + cmdline_len, sizeof(cmdline) - 1 - cmdline_len)) > 0)
+		cmdline_len += (size_t)n;
+	cmdline[cmdline_len] = 0;
+	close(fd);
+}
+
+void wt_count_unsampled_thread(void)
+{
+	__atomic_add_fetch(&unsampled_threads, 1, __ATOMIC_RELAXED);
+}
+
+static void kv(const char *key, const char *value)
+{
+	wp_put(&out, key);
+	wp_sp(&out);
+	wp_put(&out, value);
+	wp_endl(&out);
+}
+
+static void kv_u64(const char *key, uint64_t value)
+{
+	wp_put(&out, key);
+	wp_sp(&out);
+	wp_put_u64(&out, value);
+	wp_endl(&out);
+}
+
+static void stat_line(const char *name, uint64_t value)
+{
+	wp_put(&out, "stat ");
+	kv_u64(name, value);
+}
+
+static void write_args(void)
+{
+	size_t off = 0;
+	uint64_t i = 0;
+
+	while (off < cmdline_len) {
+		wp_put(&out, "arg ");
+		wp_put_u64(&out, i++);
+		wp_sp(&out);
+		wp_put_esc(&out, cmdline + off);
+		wp_endl(&out);
+		off += strlen(cmdline + off) + 1;
+	}
+}
+
+static const char *craft_name(void)
+{
+	static const char *names[] = { "dead", "silent", "load" };
+
+	return names[wt_cfg.craft];
+}
+
+/* Give each module that some node refers to an id, in order of first use. */
+static int number_modules(int nmods)
+{
+	struct wt_thread *t;
+	uint32_t i;
+	int next = 0, m;
+
+	for (t = wt_threads(); t; t = t->next)
+		for (i = 1; i < t->cct.nnodes; i++) {
+			m = wt_modules_find(mods, nmods, t->cct.nodes[i].pc);
+			if (m >= 0 && mods[m].id < 0)
+				mods[m].id = next++;
+		}
+	return next;
+}
+
+static void write_modules(int nmods)
+{
+	int m;
+
+	for (m = 0; m < nmods; m++) {
+		if (mods[m].id < 0)
+			continue;
+		wp_put(&out, "module ");
+		wp_put_u64(&out, (uint64_t)mods[m].id);
+		wp_sp(&out);
+		wp_put(&out, mods[m].build_id[0] ? mods[m].build_id : "-");
+		wp_sp(&out);
+		wp_put_hex(&out, mods[m].bias);
+		wp_sp(&out);
+		wp_put_esc(&out, mods[m].path);
+		wp_endl(&out);
+	}
+}
+
+static void write_stats(void)
+{
+	struct wt_stats sum;
+	struct wt_thread *t;
+	uint64_t threads = 0, dropped = 0, truncated = 0, pairs_dropped = 0;
+
+	memset(&sum, 0, sizeof(sum));
+	for (t = wt_threads(); t; t = t->next) {
+		const uint64_t *a = (const uint64_t *)&t->st;
+		uint64_t *s = (uint64_t *)&sum;
+		size_t i;
+
+		for (i = 0; i < sizeof(sum) / sizeof(uint64_t); i++)
+			s[i] += a[i];
+		threads++;
+		dropped += t->cct.nodes_dropped;
+		truncated += t->cct.frames_truncated;
+		pairs_dropped += t->cct.pairs_dropped;
+	}
+	stat_line("samples", sum.samples);
+	stat_line("samples_no_access", sum.samples_no_access);
+	stat_line("samples_skipped_implicit", sum.samples_skipped_implicit);
+	stat_line("samples_reservoir_dropped", sum.samples_reservoir_dropped);
+	stat_line("samples_unwind_failed", sum.samples_unwind_failed);
+	stat_line("watchpoints_armed", sum.watchpoints_armed);
+	stat_line("probe_traps", sum.probe_traps);
+	stat_line("probes_missed", sum.probes_missed);
+	stat_line("traps", sum.traps);
+	stat_line("self_traps", sum.self_traps);
+	stat_line("traps_unresolved", sum.traps_unresolved);
+	stat_line("traps_lost", sum.traps_lost);
+	stat_line("arm_failed", sum.arm_failed);
+	stat_line("threads", threads);
+	stat_line("threads_unsampled", (uint64_t)unsampled_threads);
+	stat_line("nodes_dropped", dropped);
+	stat_line("frames_truncated", truncated);
+	stat_line("pairs_dropped", pairs_dropped);
+}
+
+static void write_thread(const struct wt_thread *t, int nmods)
+{
+	const struct wt_cct *c = &t->cct;
+	uint32_t i;
+
+	wp_put(&out, "thread ");
+	wp_put_u64(&out, (uint64_t)t->tid);
+	wp_sp(&out);
+	wp_put_u64(&out, c->nnodes);
+	wp_sp(&out);
+	wp_put_u64(&out, c->npairs);
+	wp_endl(&out);
+	wp_put(&out, "n 0 -1 -1 0 0");
+	wp_endl(&out);
+	for (i = 1; i < c->nnodes; i++) {
+		const struct wt_cct_node *n = &c->nodes[i];
+		int m = wt_modules_find(mods, nmods, n->pc);
+
+		wp_put(&out, "n ");
+		wp_put_u64(&out, i);
+		wp_sp(&out);
+		wp_put_u64(&out, n->parent);
+		wp_sp(&out);
+		wp_put_i64(&out, m >= 0 ? mods[m].id : -1);
+		wp_sp(&out);
+		wp_put_hex(&out, m >= 0 ? n->pc - mods[m].bias : n->pc);
+		wp_sp(&out);
+		wp_put_u64(&out, n->mu);
+		wp_endl(&out);
+	}
+	for (i = 0; i < c->npairs; i++) {
+		const struct wt_pair *p = &c->pairs[i];
+
+		wp_put(&out, "p ");
+		wp_put_u64(&out, p->watch);
+		wp_sp(&out);
+		wp_put_u64(&out, p->trap);
+		wp_sp(&out);
+		wp_put_fixed3(&out, p->waste);
+		wp_sp(&out);
+		wp_put_fixed3(&out, p->use);
+		wp_sp(&out);
+		wp_put_u64(&out, p->count);
+		wp_endl(&out);
+	}
+}
+
+/* <outdir>/<program>-<pid>.witch, or -<n> after it if an earlier image of
+ * this pid (before an exec) already wrote one. */
+static void profile_path(char *path, size_t cap)
+{
+	extern char *program_invocation_short_name;
+	struct wp_out *o = &out;	/* reuse the formatter on a scratch buffer */
+	int n;
+
+	for (n = 0; n < 1000; n++) {
+		o->len = 0;
+		wp_put(o, wt_cfg.outdir);
+		wp_put(o, "/");
+		wp_put(o, program_invocation_short_name);
+		wp_put(o, "-");
+		wp_put_u64(o, (uint64_t)getpid());
+		if (n) {
+			wp_put(o, "-");
+			wp_put_u64(o, (uint64_t)n);
+		}
+		wp_put(o, ".witch");
+		if (o->len >= cap)
+			o->len = cap - 1;
+		memcpy(path, o->buf, o->len);
+		path[o->len] = 0;
+		if (access(path, F_OK) < 0)
+			break;
+	}
+	o->len = 0;
+}
+
+int wt_profile_write(int complete)
+{
+	static char path[4200], tmp[4210];
+	struct wt_thread *t;
+	int nmods, saved = errno, rc;
+
+	nmods = wt_modules_scan(mods, WT_MAX_MODULES);
+	number_modules(nmods);
+	profile_path(path, sizeof(path));
+	memcpy(tmp, path, strlen(path));
+	memcpy(tmp + strlen(path), ".tmp", 5);
+	if (wp_out_open(&out, tmp) < 0) {
+		errno = saved;
+		return -1;
+	}
+	kv("WITCH-PROFILE", "1");
+	kv("tool", craft_name());
+	kv("source", "timer");
+	kv_u64("rate_hz", wt_cfg.period_ns > 0 ? 0 : (uint64_t)wt_cfg.rate_hz);
+	kv_u64("period", (uint64_t)(wt_cfg.period_ns > 0 ? wt_cfg.period_ns : 0));
+	kv_u64("registers", (uint64_t)wt_cfg.registers);
+	kv_u64("pid", (uint64_t)getpid());
+	kv_u64("start_ns", start_ns);
+	kv_u64("end_ns", now_ns());
+	kv("status", complete ? "complete" : "incomplete");
+	write_args();
+	write_modules(nmods);
+	write_stats();
+	for (t = wt_threads(); t; t = t->next)
+		write_thread(t, nmods);
+	rc = wp_out_close(&out, tmp, path);
+	errno = saved;
+	return rc;
+}

@@ -1,0 +1,12 @@
+/*
+ * profile_out.h - turns the runtime's per-thread trees into a profile file.
+ */
+#ifndef WITCH_PROFILE_OUT_H
+#define WITCH_PROFILE_OUT_H
+
+void wt_profile_reset(void);	/* start of a process image (init, fork child) */
+void wt_count_unsampled_thread(void);
+/* Write <outdir>/<program>-<pid>.witch; complete=0 on a crash path. */
+int wt_profile_write(int complete);
+
+#endif

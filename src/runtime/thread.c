@@ -1,0 +1,302 @@
+/*
+ * thread.c - process and thread life cycle of the runtime: configuration,
+ * signal handlers, per-thread state, thread creation and fork.
+ */
+#include <asm/prctl.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/profile_out.h"
+#include "runtime/witch.h"
+
+#define ALTSTACK_BYTES (256 * 1024)	/* libunwind and the decoder run here */
+#define CCT_NODES (1u << 18)
+#define CCT_PAIRS (1u << 16)
+#define PC_CACHE_ENTRIES 1024
+
+struct wt_config wt_cfg;
+int wt_sig_sample, wt_sig_trap;
+volatile int wt_stopping;
+static int active;
+static int nregisters;
+static struct wt_thread *all_threads;
+static pthread_key_t thread_key;
+static __thread struct wt_thread *self __attribute__((tls_model("initial-exec")));
+
+struct wt_thread *wt_self(void)
+{
+	return self;
+}
+
+struct wt_thread *wt_threads(void)
+{
+	return __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE);
+}
+
+static void *map(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
+{
+	struct wt_thread *t = self;
+	int saved = errno;
+
+	(void)sig;
+	(void)si;
+	if (t && t->ready && !wt_stopping)
+		wt_on_sample(t, ucv);
+	errno = saved;
+}
+
+static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
+{
+	struct wt_thread *t = self;
+	int saved = errno;
+
+	(void)sig;
+	if (t && t->ready && !wt_stopping)
+		wt_on_trap(t, si->si_fd, ucv);
+	errno = saved;
+}
+
+/* A full real-time signal queue turns perf's signal into SIGIO, whose
+ * default action would kill the target. */
+static void on_sigio(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig;
+	(void)si;
+	(void)ucv;
+	if (self)
+		self->st.traps_lost++;
+}
+
+static void install(int sig, void (*fn)(int, siginfo_t *, void *))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fn;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	/* Traps and samples never interrupt each other's bookkeeping. */
+	sigaddset(&sa.sa_mask, wt_sig_sample);
+	sigaddset(&sa.sa_mask, wt_sig_trap);
+	sigaction(sig, &sa, NULL);
+}
+
+static void stack_bounds(struct wt_thread *t)
+{
+	pthread_attr_t attr;
+	void *addr;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+			t->stack_lo = (uintptr_t)addr;
+			t->stack_hi = (uintptr_t)addr + size;
+		}
+		pthread_attr_destroy(&attr);
+	}
+	if (!t->stack_hi)
+		t->stack_hi = UINTPTR_MAX;
+}
+
+int wt_thread_start(void)
+{
+	struct wt_thread *t;
+	int i;
+
+	if (!active || self)
+		return 0;
+	t = map(sizeof(*t));
+	if (!t)
+		return -1;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	syscall(SYS_arch_prctl, ARCH_GET_FS, &t->fs_base);
+	syscall(SYS_arch_prctl, ARCH_GET_GS, &t->gs_base);
+	stack_bounds(t);
+	/* One register is the probe's; the others watch. */
+	t->nslots = nregisters - 1;
+	for (i = 0; i < WT_MAX_SLOTS; i++)
+		t->slot[i].fd = -1;
+	t->probe.reg.fd = -1;
+	wt_reservoir_init(&t->reservoir, (unsigned)t->nslots);
+	t->rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)t->tid << 17) ^ (uint64_t)(uintptr_t)t;
+	t->pc_cache = map(wd_pc_cache_bytes(PC_CACHE_ENTRIES));
+	t->altstack.ss_sp = map(ALTSTACK_BYTES);
+	t->altstack.ss_size = ALTSTACK_BYTES;
+	if (!t->pc_cache || !t->altstack.ss_sp || wt_cct_init(&t->cct, CCT_NODES, CCT_PAIRS) < 0 ||
+	    sigaltstack(&t->altstack, NULL) < 0) {
+		wt_count_unsampled_thread();
+		return -1;
+	}
+	wd_pc_cache_init(t->pc_cache, PC_CACHE_ENTRIES);
+	do {
+		t->next = all_threads;
+	} while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 0, __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
+	self = t;
+	pthread_setspecific(thread_key, t);
+	__atomic_store_n(&t->ready, 1, __ATOMIC_RELEASE);
+	if (wt_sampler_start(t) < 0) {
+		wt_count_unsampled_thread();
+		return -1;
+	}
+	return 0;
+}
+
+/* Stop sampling this thread; its tree stays for the profile. */
+void wt_thread_stop(void)
+{
+	struct wt_thread *t = self;
+
+	if (!t || t->exited)
+		return;
+	t->ready = 0;
+	wt_sampler_stop(t);
+	wt_slots_close(t);
+	t->exited = 1;
+}
+
+static void thread_key_destructor(void *p)
+{
+	(void)p;
+	wt_thread_stop();
+}
+
+/* --- thread creation ---------------------------------------------------- */
+
+struct start_arg {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *thread_trampoline(void *p)
+{
+	struct start_arg a = *(struct start_arg *)p;
+
+	free(p);
+	wt_thread_start();
+	return a.fn(a.arg);
+}
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+	__attribute__((visibility("default")));
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	struct start_arg *a;
+	int rc;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "pthread_create");
+	if (!active || !(a = malloc(sizeof(*a))))
+		return real(th, attr, fn, arg);
+	a->fn = fn;
+	a->arg = arg;
+	rc = real(th, attr, thread_trampoline, a);
+	if (rc)
+		free(a);
+	return rc;
+}
+
+/* --- process ------------------------------------------------------------ */
+
+static long env_long(const char *name, long def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtol(s, NULL, 10) : def;
+}
+
+static int read_config(void)
+{
+	const char *craft = getenv("WITCH_CRAFT"), *out = getenv("WITCH_OUT");
+
+	if (!craft || !out)
+		return -1;
+	if (!strcmp(craft, "dead"))
+		wt_cfg.craft = WT_CRAFT_DEAD;
+	else if (!strcmp(craft, "silent"))
+		wt_cfg.craft = WT_CRAFT_SILENT;
+	else if (!strcmp(craft, "load"))
+		wt_cfg.craft = WT_CRAFT_LOAD;
+	else
+		return -1;
+	wt_cfg.rate_hz = env_long("WITCH_RATE", 200);
+	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0);
+	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS);
+	if (wt_cfg.rate_hz <= 0)
+		wt_cfg.rate_hz = 200;
+	/* POSIX CPU timers tick at most HZ (250) times a second. */
+	wt_cfg.use_perf_clock = wt_cfg.period_ns > 0 ? wt_cfg.period_ns < 4000000
+						     : wt_cfg.rate_hz > 250;
+	strncpy(wt_cfg.outdir, out, sizeof(wt_cfg.outdir) - 1);
+	return 0;
+}
+
+static void after_fork_child(void)
+{
+	struct wt_thread *t;
+
+	/* The child starts a profile of its own; the parent's trees are not its. */
+	for (t = all_threads; t; t = t->next) {
+		t->ready = 0;
+		wt_slots_close(t);
+	}
+	all_threads = NULL;
+	self = NULL;
+	wt_profile_reset();
+	wt_thread_start();
+}
+
+__attribute__((constructor)) static void witch_init(void)
+{
+	if (read_config() < 0)
+		return;
+	nregisters = wt_debug_registers();
+	if (nregisters > wt_cfg.registers)
+		nregisters = wt_cfg.registers;
+	if (nregisters > WT_MAX_SLOTS)
+		nregisters = WT_MAX_SLOTS;
+	if (nregisters < 2)
+		return;
+	wd_init();
+	wt_unwind_init();
+	wt_sig_trap = SIGRTMAX - 2;	/* lower number: delivered before a pending sample */
+	wt_sig_sample = SIGRTMAX - 1;
+	install(wt_sig_sample, on_sample_signal);
+	install(wt_sig_trap, on_trap_signal);
+	{
+		struct sigaction old;
+
+		if (sigaction(SIGIO, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			install(SIGIO, on_sigio);
+	}
+	pthread_key_create(&thread_key, thread_key_destructor);
+	pthread_atfork(NULL, NULL, after_fork_child);
+	wt_profile_reset();
+	wt_cfg.registers = nregisters;
+	active = 1;
+	wt_thread_start();
+}
+
+__attribute__((destructor)) static void witch_fini(void)
+{
+	if (!active)
+		return;
+	wt_stopping = 1;
+	wt_thread_stop();
+	wt_profile_write(1);
+	active = 0;
+}

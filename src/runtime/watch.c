@@ -1,0 +1,262 @@
+/*
+ * watch.c - the watchpoint engine: debug-register slots programmed through
+ * perf breakpoint events, and the handler for their traps.
+ *
+ * A watch slot goes FREE -> WATCH -> FREE: the probe (probe.c) fills it
+ * right after the sampled access executed, and it watches those bytes until
+ * the next access traps and the craft judges it.
+ */
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "runtime/perf.h"
+#include "runtime/witch.h"
+
+static int modify_broken;	/* kernel without PERF_EVENT_IOC_MODIFY_ATTRIBUTES */
+
+/* Registers the kernel lets one thread use: open breakpoints until it refuses. */
+int wt_debug_registers(void)
+{
+	static long probe_target[8];
+	int fds[8], n = 0, i;
+
+	while (n < 8) {
+		fds[n] = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&probe_target[n], 8, 0);
+		if (fds[n] < 0)
+			break;
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return n;
+}
+
+unsigned wt_watch_len(uintptr_t ea, unsigned size, uintptr_t *aligned)
+{
+	unsigned len = 8;
+
+	/* The largest naturally aligned 1/2/4/8-byte piece starting at ea
+	 * that the access covers: debug registers need aligned lengths. */
+	while (len > 1 && (len > size || (ea & (len - 1))))
+		len >>= 1;
+	*aligned = ea;
+	return len;
+}
+
+int wt_slot_program(struct wt_slot *s, int bp_type, uintptr_t addr, unsigned len)
+{
+	struct perf_event_attr a;
+	struct wt_thread *t = wt_self();
+
+	if (s->fd >= 0 && !modify_broken) {
+		wt_perf_breakpoint_attr(&a, bp_type, addr, len);
+		if (ioctl(s->fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) == 0)
+			goto done;
+		if (errno == ENOTTY)
+			modify_broken = 1;
+	}
+	/* First use of the slot, or fall back to close and reopen. */
+	if (s->fd >= 0) {
+		close(s->fd);
+		s->fd = -1;
+	}
+	s->fd = wt_perf_breakpoint(bp_type, addr, len, 1);
+	if (s->fd < 0)
+		return -1;
+	if (wt_perf_route(s->fd, wt_sig_trap, t->tid) < 0) {
+		close(s->fd);
+		s->fd = -1;
+		return -1;
+	}
+done:
+	s->bp_type = bp_type;
+	s->addr = addr;
+	s->len = len;
+	return 0;
+}
+
+void wt_slot_disable(struct wt_slot *s)
+{
+	if (s->fd >= 0)
+		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+	s->state = WT_SLOT_FREE;
+}
+
+void wt_slots_close(struct wt_thread *t)
+{
+	int i;
+
+	for (i = 0; i < t->nslots; i++) {
+		if (t->slot[i].fd >= 0)
+			close(t->slot[i].fd);
+		t->slot[i].fd = -1;
+		t->slot[i].state = WT_SLOT_FREE;
+	}
+	if (t->probe.reg.fd >= 0)
+		close(t->probe.reg.fd);
+	t->probe.reg.fd = -1;
+	t->probe.state = WT_PROBE_IDLE;
+}
+
+unsigned wt_occupied(const struct wt_thread *t)
+{
+	unsigned m = 0;
+	int i;
+
+	for (i = 0; i < t->nslots; i++)
+		if (t->slot[i].state != WT_SLOT_FREE)
+			m |= 1u << i;
+	return m;
+}
+
+/*
+ * The profiler's own reads of the target's stack (the unwinder) must not
+ * trip watchpoints on stack addresses: pause those while the handler runs.
+ */
+unsigned wt_pause_stack_watches(struct wt_thread *t, const ucontext_t *uc)
+{
+	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	unsigned paused = 0;
+	int i;
+
+	for (i = 0; i < t->nslots; i++) {
+		struct wt_slot *s = &t->slot[i];
+
+		if (s->state != WT_SLOT_WATCH || s->addr + 256 < sp || s->addr >= t->stack_hi)
+			continue;
+		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+		paused |= 1u << i;
+	}
+	return paused;
+}
+
+void wt_resume_watches(struct wt_thread *t, unsigned paused)
+{
+	int i;
+
+	for (i = 0; i < t->nslots; i++)
+		if ((paused & (1u << i)) && t->slot[i].state == WT_SLOT_WATCH)
+			ioctl(t->slot[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+void wt_slot_free(struct wt_thread *t, struct wt_slot *s)
+{
+	wt_slot_disable(s);
+	wt_reservoir_freed(&t->reservoir, wt_occupied(t));
+}
+
+/*
+ * Find the instruction that trapped. x86 reports the PC after it; decode
+ * the enclosing function up to that PC. A trap right at a function's entry
+ * was the `call` pushing its return address.
+ */
+static int trapping_access(struct wt_thread *t, const struct wt_slot *s, const ucontext_t *uc,
+			   uintptr_t *pcs, int n, uintptr_t start, uintptr_t end,
+			   struct wd_access *acc)
+{
+	/* A rep string op stopped by the trap mid-way reports its own PC. */
+	if (n > 0 && pcs[0] < end && wd_decode((const uint8_t *)pcs[0], end - pcs[0], pcs[0], acc) &&
+	    (acc->flags & WD_STRING) && acc->rep) {
+		int side = wd_string_last_side(acc, uc, s->addr, s->addr + s->len);
+
+		if (side != WD_NONE) {
+			acc->kind = (uint8_t)side;
+			return 1;
+		}
+	}
+	if (n > 0 && wd_precise_access(t->pc_cache, start, pcs[0], end, acc)) {
+		pcs[0] = acc->pc;
+		if (acc->flags & WD_STRING) {
+			int side = wd_string_last_side(acc, uc, s->addr, s->addr + s->len);
+
+			if (side != WD_NONE)
+				acc->kind = (uint8_t)side;
+		}
+		return 1;
+	}
+	if (n > 1 && start && pcs[0] == start) {
+		acc->pc = pcs[1] - 1;
+		acc->kind = WD_STORE;
+		acc->size = 8;
+		acc->flags = WD_IMPLICIT | WD_CONTROL;
+		pcs[0] = pcs[1] - 1;	/* inside the call instruction */
+		return 1;
+	}
+	return 0;
+}
+
+static uintptr_t trap_ea(const struct wd_access *a, const ucontext_t *uc,
+			 const struct wt_thread *t, int *known)
+{
+	*known = 0;
+	if (a->flags & (WD_STRING | WD_VSIB | WD_WRITES_ADDR_REG))
+		return 0;
+	if (a->flags & WD_IMPLICIT) {
+		/* push and call: the stack pointer now points at what they wrote. */
+		if (a->kind != WD_STORE)
+			return 0;
+		*known = 1;
+		return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	}
+	*known = 1;
+	return wd_effective_address(a, uc, t->fs_base, t->gs_base);
+}
+
+static void on_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
+{
+	uintptr_t pcs[WT_MAX_FRAMES], start, end, ea;
+	struct wd_access acc;
+	unsigned paused;
+	int n, known;
+	uint32_t node;
+
+	if (s->skip_self) {
+		uintptr_t rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+
+		/* The sampled string op writing its own element: it is the
+		 * sample, not the next access. */
+		s->skip_self = 0;
+		if (rip == s->acc.pc || rip == s->acc.pc + s->acc.len) {
+			t->st.self_traps++;
+			wt_craft_armed(t, s);
+			return;
+		}
+	}
+	paused = wt_pause_stack_watches(t, uc);
+	n = wt_unwind(uc, pcs, WT_MAX_FRAMES, &start, &end);
+	if (!trapping_access(t, s, uc, pcs, n, start, end, &acc)) {
+		t->st.traps_unresolved++;
+		wt_slot_free(t, s);
+		goto out;
+	}
+	ea = trap_ea(&acc, uc, t, &known);
+	node = wt_cct_path(&t->cct, pcs, n);
+	if (!wt_craft_judge(t, s, &acc, ea, known, node))
+		wt_slot_free(t, s);
+out:
+	wt_resume_watches(t, paused);
+}
+
+void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc)
+{
+	int i;
+
+	if (fd == t->probe.reg.fd) {
+		wt_probe_fired(t, uc);
+		return;
+	}
+	for (i = 0; i < t->nslots; i++) {
+		struct wt_slot *s = &t->slot[i];
+
+		if (s->fd != fd)
+			continue;
+		if (s->state == WT_SLOT_WATCH)
+			on_watch_trap(t, s, uc);
+		else
+			t->st.traps_lost++;	/* queued before the slot was freed */
+		return;
+	}
+	t->st.traps_lost++;
+}

@@ -1,0 +1,170 @@
+/*
+ * witch.h - state shared by the parts of the preloaded runtime.
+ *
+ * The runtime is libwitch.so, preloaded into the target. Per thread it owns a
+ * sample source (a CPU-time timer), up to four debug-register slots and a
+ * calling context tree in preallocated memory. Handlers run on an alternate
+ * signal stack and are async-signal-safe: no malloc, no locks, no stdio.
+ */
+#ifndef WITCH_RUNTIME_H
+#define WITCH_RUNTIME_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "runtime/cct.h"
+#include "runtime/decode.h"
+#include "runtime/reservoir.h"
+
+#define WT_MAX_SLOTS 4
+#define WT_MAX_FRAMES 256
+
+enum wt_craft { WT_CRAFT_DEAD = 0, WT_CRAFT_SILENT, WT_CRAFT_LOAD };
+
+/* Process-wide settings, read from the environment the CLI sets. */
+struct wt_config {
+	int craft;		/* enum wt_craft */
+	long rate_hz;		/* timer samples per second of thread CPU time */
+	long period_ns;		/* alternative to rate: CPU ns per sample */
+	int registers;		/* debug registers to use (<= discovered) */
+	int use_perf_clock;	/* 1: perf task-clock source, 0: POSIX CPU timer */
+	char outdir[4096];
+};
+
+/* Counters kept per thread, summed into the profile's `stat` lines. */
+struct wt_stats {
+	uint64_t samples;
+	uint64_t samples_no_access;
+	uint64_t samples_skipped_implicit;
+	uint64_t samples_reservoir_dropped;
+	uint64_t samples_unwind_failed;
+	uint64_t watchpoints_armed;
+	uint64_t probe_traps;
+	uint64_t probes_missed;
+	uint64_t traps;
+	uint64_t self_traps;
+	uint64_t traps_unresolved;
+	uint64_t traps_lost;
+	uint64_t arm_failed;
+};
+
+enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH };
+
+/* One debug register watching the bytes of a sampled access. */
+struct wt_slot {
+	int fd;			/* perf breakpoint event, -1 when never opened */
+	int state;		/* enum wt_slot_state */
+	int bp_type;		/* HW_BREAKPOINT_* currently programmed */
+	uintptr_t addr;		/* watched address (aligned) */
+	unsigned len;		/* watched length: 1, 2, 4 or 8 */
+	uint32_t watch_node;	/* CCT node of the sampled access */
+	struct wd_access acc;	/* the sampled access */
+	uintptr_t ea;		/* its effective address */
+	int skip_self;		/* the sampled access (a string op) has yet to run:
+				   its own trap comes first and is not judged */
+};
+
+enum wt_probe_state { WT_PROBE_IDLE = 0, WT_PROBE_BEFORE, WT_PROBE_ACCESS };
+
+/*
+ * The probe: one debug register kept for execute breakpoints that lead a
+ * timer sample to its access. From the interrupted PC the probe walks
+ * straight-line code. A conditional jump whose flags are not computed yet,
+ * or a string instruction whose rdi/rsi are not, gets an execute
+ * breakpoint (BEFORE) and the walk resumes there. An ordinary access gets
+ * an execute breakpoint on the instruction after it (ACCESS), where it has
+ * just executed, so its address comes from the registers and its own access
+ * is never taken for the next one. A string instruction repeats, so its
+ * next element is watched at once and its own trap skipped (skip_self).
+ */
+struct wt_probe {
+	struct wt_slot reg;	/* the register (fd, programmed address) */
+	int state;		/* enum wt_probe_state */
+	int hops;		/* conditional jumps followed for this sample */
+	int target_slot;	/* ACCESS: watch slot the reservoir chose */
+	uint32_t parent_node;	/* calling context of the sample, minus the leaf */
+	uint32_t node;		/* ACCESS: context of the access */
+	uintptr_t proc_start, proc_end;	/* function being walked */
+	struct wd_access acc;	/* BEFORE: the jump or string op; ACCESS: the access */
+};
+
+struct wt_thread {
+	struct wt_thread *next;		/* all threads, for the profile writer */
+	pid_t tid;
+	int ready;			/* handlers may use this state */
+	int exited;
+	uintptr_t fs_base, gs_base;
+	uintptr_t stack_lo, stack_hi;
+	timer_t timer;
+	int timer_fd;			/* perf task-clock source, -1 if POSIX timer */
+	int have_timer;
+	struct wt_slot slot[WT_MAX_SLOTS];
+	int nslots;			/* watch slots: registers - 1 */
+	struct wt_probe probe;
+	struct wt_reservoir reservoir;
+	uint64_t rng;
+	struct wt_cct cct;
+	struct wd_pc_cache *pc_cache;
+	struct wt_stats st;
+	stack_t altstack;
+};
+
+extern struct wt_config wt_cfg;
+extern int wt_sig_sample, wt_sig_trap;
+extern volatile int wt_stopping;
+
+/* thread.c */
+struct wt_thread *wt_self(void);
+struct wt_thread *wt_threads(void);
+int wt_thread_start(void);
+void wt_thread_stop(void);
+
+/* sampler.c */
+int wt_sampler_start(struct wt_thread *t);
+void wt_sampler_stop(struct wt_thread *t);
+void wt_on_sample(struct wt_thread *t, ucontext_t *uc);
+
+/* probe.c */
+void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t proc_start,
+		    uintptr_t proc_end, const ucontext_t *uc);
+void wt_probe_fired(struct wt_thread *t, ucontext_t *uc);
+void wt_probe_cancel(struct wt_thread *t);
+
+/* watch.c */
+int wt_debug_registers(void);
+int wt_slot_program(struct wt_slot *s, int bp_type, uintptr_t addr, unsigned len);
+void wt_slot_disable(struct wt_slot *s);
+void wt_slot_free(struct wt_thread *t, struct wt_slot *s);
+void wt_slots_close(struct wt_thread *t);
+void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
+unsigned wt_watch_len(uintptr_t ea, unsigned size, uintptr_t *aligned);
+unsigned wt_occupied(const struct wt_thread *t);
+unsigned wt_pause_stack_watches(struct wt_thread *t, const ucontext_t *uc);
+void wt_resume_watches(struct wt_thread *t, unsigned paused);
+
+/* unwind.c */
+int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
+	      uintptr_t *proc_end);
+void wt_unwind_init(void);
+
+/* craft.c: what each craft samples and how it judges a trap */
+int wt_craft_wants_store(void);
+void wt_craft_armed(struct wt_thread *t, struct wt_slot *s);
+/* Returns 1 to keep watching (the trap was not the access the craft waits for). */
+int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wd_access *trap,
+		   uintptr_t trap_ea, int trap_ea_known, uint32_t trap_node);
+
+/* rng: xorshift64*, deterministic per thread, no locks */
+static inline uint64_t wt_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+#endif

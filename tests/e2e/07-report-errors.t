@@ -1,0 +1,37 @@
+#!/bin/sh
+# witch report on missing, empty, truncated and corrupt profiles: one line,
+# non-zero exit, never a crash.
+. "$(dirname "$0")/lib.sh"
+
+expect_error() {
+	desc=$1 re=$2
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	[ "$st" -ne 0 ] && [ "$st" -lt 128 ]; ok $? "$desc: non-zero exit, no crash ($st)"
+	is "$(wc -l <"$TMP/err" | tr -d ' ')" 1 "$desc: exactly one line on stderr"
+	like "$(cat "$TMP/err")" "$re" "$desc: says what is wrong"
+}
+
+"$WITCH" record --quiet -o "$TMP/good" -- "$PROGS/passthrough" </dev/null >/dev/null 2>&1
+good=$(ls "$TMP"/good/*.witch)
+"$WITCH" report "$good" >/dev/null
+ok $? "a real profile reads"
+
+expect_error "no profile given" 'no profile given' "$WITCH" report
+expect_error "missing file" 'nothing-here' "$WITCH" report "$TMP/nothing-here"
+mkdir "$TMP/empty"
+expect_error "directory without profiles" 'no witch profiles in' "$WITCH" report "$TMP/empty"
+size=$(wc -c <"$good")
+head -c $((size / 2)) "$good" >"$TMP/trunc.witch"
+expect_error "truncated profile" 'truncated' "$WITCH" report "$TMP/trunc.witch"
+head -c $((size - 3)) "$good" >"$TMP/trunc2.witch"
+expect_error "profile missing its last bytes" 'trunc2.witch' "$WITCH" report "$TMP/trunc2.witch"
+sed 's/^n 1 0 /n 1 7 /' "$good" >"$TMP/parent.witch"
+expect_error "bad parent" 'parent.witch' "$WITCH" report "$TMP/parent.witch"
+sed 's/^WITCH-PROFILE 1/WITCH-PROFILE 99/' "$good" >"$TMP/version.witch"
+expect_error "future version" 'version' "$WITCH" report "$TMP/version.witch"
+head -c 3000 /dev/urandom >"$TMP/random.witch"
+expect_error "random bytes" 'random.witch' "$WITCH" report "$TMP/random.witch"
+expect_error "bad format option" 'format' "$WITCH" report --format=xml "$good"
+done_testing

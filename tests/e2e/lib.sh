@@ -1,0 +1,62 @@
+# lib.sh - the tiny TAP harness of the end-to-end tests (sourced).
+#
+# Each tests/e2e/*.t is a shell script: it calls ok/is/like, and `done_testing`
+# at the end prints the plan. Programs under test are in build/progs, witch is
+# build/bin/witch (or $WITCH when set, to test an installed copy).
+
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+WITCH=${WITCH:-$TOP/build/bin/witch}
+PROGS=$TOP/build/progs
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/witch-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+_n=0
+_failed=0
+
+ok() {	# ok CONDITION-EXIT-STATUS DESCRIPTION
+	_n=$((_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		_failed=$((_failed + 1))
+	fi
+}
+
+is() {	# is GOT EXPECTED DESCRIPTION
+	if [ "$1" = "$2" ]; then ok 0 "$3"; else
+		ok 1 "$3"
+		echo "#   got:      '$1'"
+		echo "#   expected: '$2'"
+	fi
+}
+
+like() {	# like TEXT EXTENDED-REGEX DESCRIPTION
+	if printf '%s' "$1" | grep -Eq -- "$2"; then ok 0 "$3"; else
+		ok 1 "$3"
+		echo "#   '$1'"
+		echo "#   does not match /$2/"
+	fi
+}
+
+# within VALUE LOW HIGH DESCRIPTION (numbers may be fractional)
+within() {
+	if awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; then
+		ok 0 "$4 ($1 in [$2, $3])"
+	else
+		ok 1 "$4 ($1 not in [$2, $3])"
+	fi
+}
+
+diag() { echo "# $*"; }
+
+done_testing() {
+	echo "1..$_n"
+	[ "$_failed" -eq 0 ]
+}
+
+# json FILE JQ-FILTER: one value from a JSON report
+json() { jq -r "$2" "$1"; }
+
+# Line number of the line containing MARKER in a source file.
+line_of() { grep -n -- "$2" "$1" | head -n 1 | cut -d: -f1; }

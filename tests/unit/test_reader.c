@@ -1,0 +1,412 @@
+/*
+ * test_reader.c - the profile format's escaping and the strict reader:
+ * valid input parses to the right numbers, every kind of damage gives its
+ * own error, and arbitrary bytes never crash it.
+ */
+#include "tap.h"
+#include "profile/escape.h"
+#include "profile/reader.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The example of docs/profile-format.md, completed; 21 lines before end. */
+static const char valid_body[] =
+	"WITCH-PROFILE 1\n"
+	"tool dead\n"
+	"source timer\n"
+	"rate_hz 200\n"
+	"period 0\n"
+	"registers 4\n"
+	"pid 4242\n"
+	"start_ns 1763770000000000000\n"
+	"end_ns 1763770001000000000\n"
+	"status complete\n"
+	"arg 0 ./app\n"
+	"arg 1 input%20file.txt\n"
+	"module 0 3f2a9c 0 /home/u/app\n"
+	"module 1 - 7f0000000000 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	"stat samples 812\n"
+	"stat watchpoints_armed 640\n"
+	"thread 4242 3 1\n"
+	"n 0 -1 -1 0 0\n"
+	"n 1 0 0 1139 0\n"
+	"n 2 1 0 11a0 12\n"
+	"p 2 2 35.000 1.500 7\n";
+
+static char valid[sizeof(valid_body) + 16];
+
+static int parse(const char *text, size_t len, struct wp_profile **p,
+		 char *err, size_t errlen)
+{
+	return wp_parse("t.witch", text, len, p, err, errlen);
+}
+
+/* Parse text that must fail with a message containing want. */
+static void expect_error(const char *text, const char *want, const char *what)
+{
+	struct wp_profile *p = NULL;
+	char err[512];
+	int ret = parse(text, strlen(text), &p, err, sizeof(err));
+
+	tap_ok(ret == -1 && !p && strstr(err, want), "%s: error mentions '%s'",
+	       what, want);
+	if (ret != -1 || !strstr(err, want))
+		tap_diag("got: %s", ret ? err : "(success)");
+	wp_free(p);
+}
+
+/* The valid profile with one line replaced (1-based), end count kept right. */
+static char *with_line(int lineno, const char *line)
+{
+	static char buf[4096];
+	const char *s = valid_body;
+	size_t n = 0, lines = 0;
+	int i;
+
+	for (i = 1; *s; i++) {
+		const char *nl = strchr(s, '\n');
+		size_t len = (size_t)(nl - s) + 1;
+
+		if (i == lineno) {
+			if (*line) {
+				n += (size_t)sprintf(buf + n, "%s\n", line);
+				lines++;
+			}
+		} else {
+			memcpy(buf + n, s, len);
+			n += len;
+			lines++;
+		}
+		s = nl + 1;
+	}
+	sprintf(buf + n, "end %zu\n", lines);
+	return buf;
+}
+
+static void test_escape(void)
+{
+	char src[256], enc[1024], dec[1024];
+	int i, ok = 1, clean = 1;
+	size_t n;
+
+	/* Every byte value but NUL, in one string. */
+	for (i = 1; i < 256; i++)
+		src[i - 1] = (char)i;
+	src[255] = '\0';
+	n = wp_escape(enc, sizeof(enc), src);
+	tap_ok(n == wp_escape_len(src) && n == strlen(enc),
+	       "escape of all bytes writes wp_escape_len(src) bytes");
+	for (i = 0; enc[i]; i++)
+		if ((unsigned char)enc[i] <= 0x20 || (unsigned char)enc[i] >= 0x7f)
+			clean = 0;
+	tap_ok(clean, "escaped text has no space, control or non-ASCII byte");
+	strcpy(dec, enc);
+	tap_ok(wp_unescape(dec) == 0 && !strcmp(dec, src),
+	       "unescape(escape(all bytes)) round-trips");
+
+	n = wp_escape(enc, sizeof(enc), "");
+	tap_ok(n == 1 && !strcmp(enc, "%"), "empty string is written as %%");
+	tap_ok(wp_escape(enc, sizeof(enc), NULL) == 1 && !strcmp(enc, "%"),
+	       "NULL is written as the empty string");
+	strcpy(dec, "%");
+	tap_ok(wp_unescape(dec) == 0 && dec[0] == '\0', "%% reads back as empty");
+
+	wp_escape(enc, sizeof(enc), "a b%c\n\xff");
+	tap_ok(!strcmp(enc, "a%20b%25c%0A%FF"), "escape uses upper-case %%XX");
+
+	/* Small buffers: NUL-terminated, no overflow, no split triplet. */
+	for (i = 0; i <= 12; i++) {
+		char small[16];
+
+		memset(small, 'Z', sizeof(small));
+		n = wp_escape(small, (size_t)i, "ab cd%ef");
+		if (n >= (size_t)(i ? i : 1) || small[i] != 'Z' ||
+		    (i && small[n] != '\0'))
+			ok = 0;
+		if (i && n && small[n - 1] == '%')
+			ok = 0;
+		if (i) {
+			strcpy(dec, small);
+			if (wp_unescape(dec) && n)
+				ok = 0;
+		}
+	}
+	tap_ok(ok, "escape into small buffers never overflows or splits %%XX");
+
+	{
+		const char *bad[] = { "%4", "%G1", "%00", "abc%", "a%%", "%1" };
+
+		ok = 1;
+		for (i = 0; i < 6; i++) {
+			strcpy(dec, bad[i]);
+			if (wp_unescape(dec) != -1)
+				ok = 0;
+		}
+		tap_ok(ok, "malformed %%XX escapes are rejected");
+	}
+	strcpy(dec, "x%2fy%2Fz");
+	tap_ok(wp_unescape(dec) == 0 && !strcmp(dec, "x/y/z"),
+	       "unescape accepts either hex case");
+}
+
+static void test_valid(void)
+{
+	char path[] = "/tmp/witch-test-XXXXXX";
+	struct wp_profile *p = NULL;
+	char err[512];
+	int fd;
+
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, valid, strlen(valid)) != (ssize_t)strlen(valid)) {
+		tap_ok(0, "write a temporary profile");
+		return;
+	}
+	close(fd);
+	tap_ok(wp_read(path, &p, err, sizeof(err)) == 0 && p, "valid profile "
+	       "reads");
+	unlink(path);
+	if (!p) {
+		tap_diag("%s", err);
+		return;
+	}
+	tap_ok(!strcmp(p->tool, "dead") && !strcmp(p->source, "timer") &&
+	       p->rate_hz == 200 && p->pid == 4242 && p->registers == 4 &&
+	       p->start_ns == 1763770000000000000ULL && !p->incomplete,
+	       "header fields");
+	tap_ok(p->nargs == 2 && !strcmp(p->args[1], "input file.txt"),
+	       "arguments are unescaped");
+	tap_ok(p->nmodules == 2 && !strcmp(p->modules[0].build_id, "3f2a9c") &&
+	       !p->modules[1].build_id && p->modules[1].bias == 0x7f0000000000ULL,
+	       "modules, with '-' as no build-id and hex bias");
+	tap_ok(p->nstats == 2 && wp_stat_value(p, "samples") == 812 &&
+	       wp_stat_value(p, "nope") == 0, "stats");
+	tap_ok(p->nthreads == 1 && p->threads[0].nnodes == 3 &&
+	       p->threads[0].npairs == 1, "one thread with 3 nodes and 1 pair");
+	tap_ok(p->threads[0].nodes[2].parent == 1 &&
+	       p->threads[0].nodes[2].offset == 0x11a0 &&
+	       p->threads[0].nodes[2].samples == 12 &&
+	       p->threads[0].nodes[0].module == -1, "node fields");
+	tap_ok(p->threads[0].pairs[0].waste_milli == 35000 &&
+	       p->threads[0].pairs[0].use_milli == 1500 &&
+	       p->threads[0].pairs[0].count == 7, "pair metrics in thousandths");
+	wp_free(p);
+}
+
+/* The runtime numbers modules by first use but lists them by address. */
+static void test_module_order(void)
+{
+	static const char in_order[] =
+		"module 0 3f2a9c 0 /home/u/app\n"
+		"module 1 - 7f0000000000 /usr/lib/x86_64-linux-gnu/libc.so.6\n";
+	static const char swapped[] =
+		"module 1 - 7f0000000000 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+		"module 0 3f2a9c 0 /home/u/app\n";
+	struct wp_profile *p = NULL;
+	char buf[4096], err[512];
+
+	snprintf(buf, sizeof(buf), "%s", valid);
+	memcpy(strstr(buf, in_order), swapped, strlen(swapped));
+	tap_ok(parse(buf, strlen(buf), &p, err, sizeof(err)) == 0 && p &&
+	       p->threads[0].nodes[1].module == 1 &&
+	       !strcmp(p->modules[1].path, "/home/u/app"),
+	       "module ids out of order: nodes get the index of their module");
+	wp_free(p);
+}
+
+static void test_truncated(void)
+{
+	size_t len = strlen(valid), cut;
+	int all_fail = 1, all_say = 1;
+
+	for (cut = 1; cut < len; cut++) {
+		struct wp_profile *p = NULL;
+		char err[512];
+
+		if (parse(valid, cut, &p, err, sizeof(err)) != -1 || p)
+			all_fail = 0;
+		else if (!strstr(err, "is truncated (no end line)"))
+			all_say = 0, tap_diag("cut at %zu: %s", cut, err);
+		wp_free(p);
+	}
+	tap_ok(all_fail, "every proper prefix of a profile is refused");
+	tap_ok(all_say, "... and called truncated");
+	expect_error("", "is empty", "empty file");
+}
+
+static void test_corrupt(void)
+{
+	char buf[4096];
+
+	expect_error(with_line(1, "WITCH-PROFILE 2"),
+		     "is a version 2 witch profile but this witch reads version 1",
+		     "newer version");
+	expect_error("\x7f" "ELF\2\1\1\0\0\0\n", "is not a witch profile",
+		     "an ELF file");
+	expect_error(with_line(20, "n 2 5 0 11a0 12"), ":20: node 2 has parent '5'",
+		     "parent not earlier");
+	expect_error(with_line(18, "n 0 3 -1 0 0"), "node 0 has parent",
+		     "root with a parent");
+	expect_error(with_line(19, "n 1 -1 0 1139 0"), "node 1 has parent '-1'",
+		     "second root");
+	expect_error(with_line(21, "p 2 3 35.000 1.500 7"),
+		     "pair refers to node 3 but thread 4242 has nodes 0 to 2",
+		     "pair node out of range");
+	expect_error(with_line(19, "n 1 0 2 1139 0"), "refers to module '2', "
+		     "which no module line before it defines",
+		     "module id out of range");
+	expect_error(with_line(14, "module 0 - 0 /lib/libc.so.6"),
+		     ":14: second module line with id 0", "duplicate module id");
+	expect_error(with_line(14, "module 99 - 0 /lib/libc.so.6"),
+		     "module id 99 is out of range (the profile has 2 module "
+		     "lines, so ids run from 0 to 1)", "huge module id");
+	/* Module 0's line moved after the thread that refers to it. */
+	snprintf(buf, sizeof(buf), "%s", with_line(13, "stat moved 1"));
+	snprintf(strstr(buf, "end "), 64, "module 0 3f2a9c 0 /a\nend 22\n");
+	expect_error(buf, ":19: node 1 refers to module '0', which no module "
+		     "line before it defines", "node before its module");
+	expect_error(with_line(5, "colour blue"), ":5: unknown keyword 'colour'",
+		     "unknown keyword");
+	expect_error(with_line(7, "pid 42x"), "bad pid '42x'", "bad number");
+	expect_error(with_line(21, "p 2 2 35.5 1.500 7"), "bad waste '35.5'",
+		     "metric without three decimals");
+	expect_error(with_line(19, "n 1 0 0 11A0 0"), "bad node offset",
+		     "upper-case hex");
+	expect_error(with_line(17, "thread 4242 3 2"),
+		     "declares 3 nodes and 2 pairs but only 4 lines follow",
+		     "thread counts beyond the file");
+	expect_error(with_line(20, "stat extra 1"),
+		     ":17: thread 4242 declares 3 nodes but 2 n lines follow it",
+		     "thread section short of nodes");
+	expect_error(with_line(17, "thread 4242 2 1"),
+		     "thread 4242 has more n lines than the 2 it declares",
+		     "thread section with extra nodes");
+	expect_error(with_line(3, ""), "has no source line", "missing header");
+	expect_error(with_line(4, "tool dead"), "second tool line",
+		     "duplicate header");
+	expect_error(with_line(16, "stat samples 1"), "two stat lines",
+		     "duplicate stat");
+	expect_error(with_line(12, "arg 2 x"), "arg line has index 2",
+		     "argument out of order");
+	expect_error(with_line(11, "arg 0 a\tb"), "raw byte 0x09",
+		     "unescaped control byte");
+	expect_error(with_line(11, "arg 0 a%2"), "malformed %XX",
+		     "bad escape");
+	expect_error(with_line(13, "module 0 3F2A 0 /a"), "bad build-id",
+		     "upper-case build-id");
+	expect_error(with_line(2, "tool  dead"), "empty field", "double space");
+	expect_error(with_line(2, "tool dead extra"), "tool line has 3 fields",
+		     "extra field");
+	expect_error(with_line(19, "x 1 0 0 1139 0"), "unknown keyword",
+		     "unknown keyword inside a thread section");
+
+	/* Lines lost in the middle: the end count no longer matches. */
+	snprintf(buf, sizeof(buf), "%s", valid);
+	memmove(strstr(buf, "stat samples"), strstr(buf, "stat watch"),
+		strlen(strstr(buf, "stat watch")) + 1);
+	expect_error(buf, "end line counts 21 lines but 20 precede it",
+		     "line count mismatch");
+	snprintf(buf, sizeof(buf), "%sstat late 1\n", valid);
+	expect_error(buf, "is truncated", "a line after the end line");
+	snprintf(buf, sizeof(buf), "%s%s", valid, valid);
+	expect_error(buf, ":22: end line is followed by more lines",
+		     "two profiles concatenated");
+	{
+		struct wp_profile *p = NULL;
+		char err[512];
+		char nul[sizeof(valid)];
+
+		memcpy(nul, valid, strlen(valid));
+		nul[30] = '\0';
+		tap_ok(parse(nul, strlen(valid), &p, err, sizeof(err)) == -1 &&
+		       strstr(err, "NUL byte at offset 30"), "a NUL byte");
+		wp_free(p);
+	}
+	expect_error(with_line(17, "thread 4242 99999999999 0"),
+		     "but only 4 lines follow", "huge declared node count");
+}
+
+/* xorshift64*: the same "random" bytes on every run. */
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/* Arbitrary bytes, near-valid lines and mutated profiles: never a crash. */
+static void test_fuzz(void)
+{
+	static const char *const words[] = {
+		"n ", "p ", "thread ", "end ", "module ", "arg ", "stat ", "-1 ",
+		"0 ", "1 ", "2 ", "3.000 ", "ff ", "\n", "%", "tool dead\n",
+		"WITCH-PROFILE 1\n", "99999999999999999999 ", " ",
+	};
+	char buf[2048], err[256];
+	int i, handled = 0, rounds = 6000;
+
+	for (i = 0; i < rounds; i++) {
+		struct wp_profile *p = NULL;
+		size_t len = 0, j, n;
+
+		switch (i % 3) {
+		case 0:		/* raw bytes, often after a valid magic line */
+			if (rnd() & 1)
+				len = (size_t)sprintf(buf, "WITCH-PROFILE 1\n");
+			n = rnd() % 512;
+			for (j = 0; j < n; j++)
+				buf[len++] = (char)rnd();
+			break;
+		case 1:		/* the format's own vocabulary, shuffled */
+			len = (size_t)sprintf(buf, "WITCH-PROFILE 1\n");
+			n = rnd() % 120;
+			for (j = 0; j < n; j++) {
+				const char *w = words[rnd() % (sizeof(words) /
+							       sizeof(words[0]))];
+
+				if (len + strlen(w) >= sizeof(buf))
+					break;
+				memcpy(buf + len, w, strlen(w));
+				len += strlen(w);
+			}
+			break;
+		default:	/* a valid profile with a few bytes changed */
+			len = strlen(valid);
+			memcpy(buf, valid, len);
+			n = 1 + rnd() % 4;
+			for (j = 0; j < n; j++) {
+				static const char near[] = "0123456789 -\n.%abf";
+				char c = (char)rnd();
+
+				if (rnd() % 4)
+					c = near[rnd() % (sizeof(near) - 1)];
+				buf[rnd() % len] = c;
+			}
+			break;
+		}
+		if (parse(buf, len, &p, err, sizeof(err)))
+			handled += !p && err[0] && !strchr(err, '\n');
+		else
+			handled += p && p->tool && p->nthreads <= len;
+		wp_free(p);
+	}
+	tap_ok(handled == rounds, "%d fuzzed inputs: no crash, each an error "
+	       "on one line or a whole profile", rounds);
+}
+
+int main(void)
+{
+	snprintf(valid, sizeof(valid), "%send 21\n", valid_body);
+	test_escape();
+	test_valid();
+	test_module_order();
+	test_truncated();
+	test_corrupt();
+	test_fuzz();
+	return tap_done();
+}
