@@ -16,7 +16,7 @@ RT_OBJ = $(RT_SRC:%.c=$(B)/pic/%.o)
 REPORT_OBJ = $(REPORT_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
 
-RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
+RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl -lm
 REPORT_LIBS = -ldw -lelf -lm
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
@@ -36,7 +36,7 @@ $(B)/obj/%.o: %.c
 
 $(B)/lib/witch/libwitch.so: $(RT_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(RT_OBJ) $(RT_LIBS) -Wl,-z,nodelete
+	$(CC) -shared -o $@ $(RT_OBJ) $(RT_LIBS) -Wl,-z,nodelete -Wl,--no-undefined -Wl,-z,now
 
 $(B)/libwitchrt.a: $(RT_OBJ)
 	rm -f $@; ar rcs $@ $^

@@ -32,13 +32,16 @@ static const char usage_text[] =
 	"  --rate=HZ                 samples per second of each thread's CPU time (default 200;\n"
 	"                            up to 250 uses a cheap POSIX CPU timer, above uses perf task-clock)\n"
 	"  --period=NS               sample every NS nanoseconds of CPU time instead of --rate\n"
-	"  --registers=N             debug registers to use (default: all, usually 4)\n"
+	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
+	"  --approx=TOL              relative tolerance for floating-point equality in the\n"
+	"                            silent and load crafts (default 0.01; 0: exact only)\n"
 	"  -q, --quiet               no summary line after the run\n";
 
 struct record_opts {
 	const char *craft;
 	const char *outdir;
 	long rate, period;
+	const char *approx;
 	int registers;
 	int quiet;
 };
@@ -68,6 +71,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "period", required_argument, NULL, 'p' },
 		{ "registers", required_argument, NULL, 'n' },
+		{ "approx", required_argument, NULL, 'a' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -101,10 +105,22 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			o->period = v;
 			break;
 		case 'n':
-			if (parse_long(optarg, 1, 4, &v) < 0)
-				return fail("--registers=%s: give 1 to 4 debug registers", optarg, "");
+			/* One register is the probe's, at least one must watch. */
+			if (parse_long(optarg, 2, 4, &v) < 0)
+				return fail("--registers=%s: give 2 to 4 debug registers (one leads samples "
+					    "to their access, the others watch)", optarg, "");
 			o->registers = (int)v;
 			break;
+		case 'a': {
+			char *end;
+			double tol = strtod(optarg, &end);
+
+			if (!*optarg || *end || !(tol >= 0 && tol < 1))
+				return fail("--approx=%s is not a tolerance; give a relative tolerance "
+					    "from 0 (exact only) to below 1, e.g. 0.01", optarg, "");
+			o->approx = optarg;
+			break;
+		}
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -218,6 +234,7 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	setenv("WITCH_PERIOD", num, 1);
 	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
 	setenv("WITCH_REGISTERS", num, 1);
+	setenv("WITCH_APPROX", o->approx ? o->approx : "0.01", 1);
 }
 
 int cmd_record(int argc, char **argv)

@@ -24,7 +24,7 @@
 
 #define MAGIC		"WITCH-PROFILE"
 #define MAGIC_LEN	(sizeof(MAGIC) - 1)
-#define MAX_FIELDS	6
+#define MAX_FIELDS	7
 #define MAX_STAT_NAME	64
 #define MAX_BUILD_ID	128	/* hex digits; build-ids are 20 bytes in practice */
 #define CORRUPT		"the profile is corrupt; re-run witch record"
@@ -67,6 +67,7 @@ struct keyword {
 	int (*parse)(struct parser *ps, char **f, const struct keyword *kw);
 	int header;		/* enum header for single-valued header lines */
 	size_t offset;		/* where a numeric header value goes */
+	int optional;		/* further fields that may follow */
 };
 
 /* Copy s into dst for a message: control bytes become '?', long text "...". */
@@ -550,6 +551,9 @@ static int parse_pair(struct parser *ps, char **f, const struct keyword *kw)
 	    milli(ps, f[4], &pr->use_milli, "use") ||
 	    number(ps, f[5], &pr->count, "trap count"))
 		return -1;
+	pr->approx_milli = 0;
+	if (f[6] && milli(ps, f[6], &pr->approx_milli, "approximate waste"))
+		return -1;
 	ps->cur_pairs++;
 	return 0;
 }
@@ -580,27 +584,27 @@ static int parse_magic_again(struct parser *ps, char **f,
 }
 
 #define HDR(kw, h, field) \
-	{ kw, 2, parse_header_u64, h, offsetof(struct wp_profile, field) }
+	{ kw, 2, parse_header_u64, h, offsetof(struct wp_profile, field), 0 }
 
 /* n and p come first: they are most of the lines. */
 static const struct keyword keywords[] = {
-	{ "n", 6, parse_node, -1, 0 },
-	{ "p", 6, parse_pair, -1, 0 },
-	{ "tool", 2, parse_tool, H_TOOL, 0 },
-	{ "source", 2, parse_source, H_SOURCE, 0 },
+	{ "n", 6, parse_node, -1, 0, 0 },
+	{ "p", 6, parse_pair, -1, 0, 1 },
+	{ "tool", 2, parse_tool, H_TOOL, 0, 0 },
+	{ "source", 2, parse_source, H_SOURCE, 0, 0 },
 	HDR("rate_hz", H_RATE_HZ, rate_hz),
 	HDR("period", H_PERIOD, period),
 	HDR("registers", H_REGISTERS, registers),
 	HDR("pid", H_PID, pid),
 	HDR("start_ns", H_START_NS, start_ns),
 	HDR("end_ns", H_END_NS, end_ns),
-	{ "status", 2, parse_status, H_STATUS, 0 },
-	{ "arg", 3, parse_arg, -1, 0 },
-	{ "module", 5, parse_module, -1, 0 },
-	{ "stat", 3, parse_stat, -1, 0 },
-	{ "thread", 4, parse_thread, -1, 0 },
-	{ "end", 2, parse_end, -1, 0 },
-	{ MAGIC, 2, parse_magic_again, -1, 0 },
+	{ "status", 2, parse_status, H_STATUS, 0, 0 },
+	{ "arg", 3, parse_arg, -1, 0, 0 },
+	{ "module", 5, parse_module, -1, 0, 0 },
+	{ "stat", 3, parse_stat, -1, 0, 0 },
+	{ "thread", 4, parse_thread, -1, 0, 0 },
+	{ "end", 2, parse_end, -1, 0, 0 },
+	{ MAGIC, 2, parse_magic_again, -1, 0, 0 },
 };
 
 /* A thread section ends at the first line that is neither n nor p. */
@@ -626,7 +630,7 @@ static int close_thread(struct parser *ps)
 
 static int parse_line(struct parser *ps, char *line)
 {
-	char *f[MAX_FIELDS];
+	char *f[MAX_FIELDS] = { NULL };
 	const struct keyword *kw = NULL;
 	int nf = 0;
 	size_t i;
@@ -657,7 +661,7 @@ static int parse_line(struct parser *ps, char *line)
 	}
 	if (!kw)
 		return fail(ps, "unknown keyword '%s'", quote(ps, f[0]));
-	if (nf != kw->nfields)
+	if (nf < kw->nfields || nf > kw->nfields + kw->optional)
 		return fail(ps, "%s line has %d fields where %d were expected",
 			    kw->name, nf, kw->nfields);
 	if (kw->parse == parse_node || kw->parse == parse_pair) {

@@ -49,6 +49,7 @@ struct wp_pair {
 	uint64_t waste_milli;
 	uint64_t use_milli;
 	uint64_t count;		/* traps that contributed */
+	uint64_t approx_milli;	/* waste only within the float tolerance (optional field) */
 };
 
 struct wp_thread {

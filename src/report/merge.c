@@ -176,6 +176,7 @@ static int add_pair(struct wr_report *r, uint32_t watch, uint32_t trap,
 	pr = &r->pairs[idx];
 	pr->waste_milli = add_sat(pr->waste_milli, wp->waste_milli);
 	pr->use_milli = add_sat(pr->use_milli, wp->use_milli);
+	pr->approx_milli = add_sat(pr->approx_milli, wp->approx_milli);
 	pr->count = add_sat(pr->count, wp->count);
 	return 0;
 }

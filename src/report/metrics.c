@@ -34,10 +34,22 @@ double wr_redundancy(uint64_t waste_milli, uint64_t use_milli)
 	return w + u > 0 ? w / (w + u) : 0.0;
 }
 
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t wr_all_waste(uint64_t waste_milli, uint64_t approx_milli)
+{
+	return add_sat(waste_milli, approx_milli);
+}
+
+/* Share of all waste, exact and approximate together. */
 double wr_share(const struct wr_report *r, const struct wr_pair *pr)
 {
-	return r->waste_milli ? (double)pr->waste_milli / (double)r->waste_milli
-			      : 0.0;
+	uint64_t all = wr_all_waste(r->waste_milli, r->approx_milli);
+
+	return all ? (double)wr_all_waste(pr->waste_milli, pr->approx_milli) / (double)all : 0.0;
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -65,8 +77,13 @@ static int compare_rank(const void *a, const void *b, void *pairs)
 	const struct wr_pair *x = (struct wr_pair *)pairs + *(const uint32_t *)a;
 	const struct wr_pair *y = (struct wr_pair *)pairs + *(const uint32_t *)b;
 
-	if (x->waste_milli != y->waste_milli)
-		return x->waste_milli > y->waste_milli ? -1 : 1;
+	uint64_t wx = wr_all_waste(x->waste_milli, x->approx_milli);
+	uint64_t wy = wr_all_waste(y->waste_milli, y->approx_milli);
+
+	if (wx != wy)
+		return wx > wy ? -1 : 1;
+	if (x->use_milli != y->use_milli)
+		return x->use_milli > y->use_milli ? -1 : 1;
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
 	if (x->watch != y->watch)
@@ -80,7 +97,7 @@ int wr_report_finish(struct wr_report *r)
 {
 	size_t i;
 
-	r->waste_milli = r->use_milli = 0;
+	r->waste_milli = r->use_milli = r->approx_milli = 0;
 	r->nthreads = 0;
 	for (i = 0; i < r->nprocs; i++) {
 		r->procs[i].ntids = unique_tids(r->procs[i].tids,
@@ -91,17 +108,16 @@ int wr_report_finish(struct wr_report *r)
 	r->ranked = malloc((r->npairs ? r->npairs : 1) * sizeof(*r->ranked));
 	if (!r->ranked)
 		return -1;
-	r->nranked = 0;
+	r->nranked = r->nwaste = 0;
 	for (i = 0; i < r->npairs; i++) {
 		const struct wr_pair *pr = &r->pairs[i];
 
-		r->waste_milli = r->waste_milli > UINT64_MAX - pr->waste_milli
-				 ? UINT64_MAX : r->waste_milli + pr->waste_milli;
-		r->use_milli = r->use_milli > UINT64_MAX - pr->use_milli
-			       ? UINT64_MAX : r->use_milli + pr->use_milli;
-		/* A pair with no waste is not a finding, only a denominator. */
-		if (pr->waste_milli)
-			r->ranked[r->nranked++] = (uint32_t)i;
+		r->waste_milli = add_sat(r->waste_milli, pr->waste_milli);
+		r->use_milli = add_sat(r->use_milli, pr->use_milli);
+		r->approx_milli = add_sat(r->approx_milli, pr->approx_milli);
+		r->ranked[r->nranked++] = (uint32_t)i;
+		if (pr->waste_milli || pr->approx_milli)
+			r->nwaste++;
 	}
 	qsort_r(r->ranked, r->nranked, sizeof(*r->ranked), compare_rank,
 		r->pairs);

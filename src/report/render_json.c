@@ -136,6 +136,8 @@ static int put_pair(FILE *out, const struct wr_report *r,
 	put_milli(out, pr->waste_milli);
 	put_key(out, "use_bytes", &first);
 	put_milli(out, pr->use_milli);
+	put_key(out, "approx_waste_bytes", &first);
+	put_milli(out, pr->approx_milli);
 	put_key(out, "share", &first);
 	put_fraction(out, wr_share(r, pr));
 	put_key(out, "traps", &first);
@@ -211,8 +213,15 @@ static void put_totals(FILE *out, const struct wr_report *r)
 	put_milli(out, r->waste_milli);
 	put_key(out, "use_bytes", &first);
 	put_milli(out, r->use_milli);
+	put_key(out, "approx_waste_bytes", &first);
+	put_milli(out, r->approx_milli);
+	/* Exact redundancy counts approximate waste with use. */
 	put_key(out, "redundancy", &first);
-	put_fraction(out, wr_redundancy(r->waste_milli, r->use_milli));
+	put_fraction(out, wr_redundancy(r->waste_milli,
+					wr_all_waste(r->use_milli, r->approx_milli)));
+	put_key(out, "approx_redundancy", &first);
+	put_fraction(out, wr_redundancy(r->approx_milli,
+					wr_all_waste(r->use_milli, r->waste_milli)));
 	put_key(out, "waste_of_accessed", &first);
 	if (present && all)
 		put_fraction(out, (double)r->waste_milli / 1000.0 / (double)all);
@@ -228,7 +237,7 @@ static void put_totals(FILE *out, const struct wr_report *r)
 	put_key(out, "threads", &first);
 	fprintf(out, "%zu", r->nthreads);
 	put_key(out, "pairs_with_waste", &first);
-	fprintf(out, "%zu", r->nranked);
+	fprintf(out, "%zu", r->nwaste);
 	put_key(out, "stats", &first);
 	fputc('{', out);
 	for (i = 0; i < r->nstats; i++) {

@@ -259,18 +259,30 @@ static void print_fraction(FILE *out, const struct wr_report *r)
 	uint64_t all;
 	int present;
 
-	if (r->waste_milli + r->use_milli == 0) {
+	if (r->waste_milli + r->use_milli + r->approx_milli == 0) {
 		fprintf(out, "%s: unknown: %s (waste 0 + use 0 %s)\n",
 			t->fraction, t->exhaustive ? "no access was judged"
 			: "no watchpoint was resolved", unit);
 		return;
 	}
-	fprintf(out, "%s: %.1f%% of observed bytes (waste %.1f / (waste %.1f "
-		"+ use %.1f) %s, WITCH Eq. 1 over %s)\n", t->fraction,
-		100.0 * wr_redundancy(r->waste_milli, r->use_milli),
-		bytes(r->waste_milli), bytes(r->waste_milli),
-		bytes(r->use_milli), unit,
-		t->exhaustive ? "all judged accesses" : "resolved watchpoints");
+	if (r->approx_milli == 0) {
+		fprintf(out, "%s: %.1f%% of observed bytes (waste %.1f / (waste %.1f "
+			"+ use %.1f) %s, WITCH Eq. 1 over %s)\n", t->fraction,
+			100.0 * wr_redundancy(r->waste_milli, r->use_milli),
+			bytes(r->waste_milli), bytes(r->waste_milli),
+			bytes(r->use_milli), unit,
+			t->exhaustive ? "all judged accesses" : "resolved watchpoints");
+	} else {
+		uint64_t sum = r->waste_milli + r->approx_milli + r->use_milli;
+
+		fprintf(out, "%s: %.1f%% exactly + %.1f%% approximately (floating point) of "
+			"observed bytes (waste %.1f + approximate waste %.1f of %.1f %s, "
+			"WITCH Eq. 1 over %s)\n", t->fraction,
+			100.0 * (double)r->waste_milli / (double)sum,
+			100.0 * (double)r->approx_milli / (double)sum,
+			bytes(r->waste_milli), bytes(r->approx_milli), bytes(sum), unit,
+			t->exhaustive ? "all judged accesses" : "resolved watchpoints");
+	}
 	all = wr_stat(r, "bytes_accessed", &present);
 	if (t->exhaustive && present && all)
 		fprintf(out, "%s: %.1f%% of all bytes %s (waste %.1f / %llu "
@@ -407,9 +419,11 @@ static int print_pair(FILE *out, const struct wr_report *r,
 		free(wf);
 		return -1;
 	}
-	fprintf(out, "\n#%zu  %.1f%% of waste   (waste %.1f, use %.1f, "
-		"%llu %s)\n", rank + 1, 100.0 * wr_share(r, pr),
-		bytes(pr->waste_milli), bytes(pr->use_milli),
+	fprintf(out, "\n#%zu  %.1f%% of waste   (waste %.1f, ", rank + 1,
+		100.0 * wr_share(r, pr), bytes(pr->waste_milli));
+	if (pr->approx_milli)
+		fprintf(out, "approximate waste %.1f, ", bytes(pr->approx_milli));
+	fprintf(out, "use %.1f, %llu %s)\n", bytes(pr->use_milli),
 		(unsigned long long)pr->count, r->tool->exhaustive
 		? plural(pr->count, "occurrence", "occurrences")
 		: plural(pr->count, "trap", "traps"));
@@ -429,7 +443,8 @@ static int print_pair(FILE *out, const struct wr_report *r,
 int wr_render_text(FILE *out, const struct wr_report *r,
 		   struct wr_symbolizer *s, size_t top)
 {
-	size_t shown = top && top < r->nranked ? top : r->nranked;
+	/* A pair with no waste is not a finding, only a denominator. */
+	size_t shown = top && top < r->nwaste ? top : r->nwaste;
 	uint64_t shown_waste = 0;
 	size_t i;
 
@@ -444,7 +459,7 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 	print_caveats(out, r);
 	print_fraction(out, r);
 
-	if (!r->nranked) {
+	if (!r->nwaste) {
 		fprintf(out, "\nno %s observed", r->tool->what);
 		if (!r->tool->exhaustive && !wr_stat(r, "samples", NULL))
 			fputs(" (no sample was taken: the program may have run "
@@ -456,12 +471,13 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 	for (i = 0; i < shown; i++) {
 		if (print_pair(out, r, s, i))
 			return -1;
-		shown_waste += r->pairs[r->ranked[i]].waste_milli;
+		shown_waste += wr_all_waste(r->pairs[r->ranked[i]].waste_milli,
+					    r->pairs[r->ranked[i]].approx_milli);
 	}
-	if (shown < r->nranked)
+	if (shown < r->nwaste)
 		fprintf(out, "\nshowing %zu of %zu pairs with waste (%.1f%% of "
-			"all waste); --top=N shows more\n", shown, r->nranked,
-			r->waste_milli ? 100.0 * (double)shown_waste /
-					 (double)r->waste_milli : 0.0);
+			"all waste); --top=N shows more\n", shown, r->nwaste,
+			100.0 * (double)shown_waste /
+				(double)wr_all_waste(r->waste_milli, r->approx_milli));
 	return 0;
 }

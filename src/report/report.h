@@ -38,6 +38,7 @@ struct wr_pair {
 	uint64_t waste_milli;	/* thousandths of a (sample-weighted) byte */
 	uint64_t use_milli;
 	uint64_t count;		/* traps */
+	uint64_t approx_milli;	/* approximate (floating-point) waste, not in waste_milli */
 };
 
 struct wr_stat {
@@ -73,10 +74,11 @@ struct wr_report {
 	size_t nstats;
 
 	/* Set by wr_report_finish(). */
-	uint64_t waste_milli, use_milli;
+	uint64_t waste_milli, use_milli, approx_milli;
 	size_t nthreads;
-	uint32_t *ranked;	/* pairs with waste, most waste first */
+	uint32_t *ranked;	/* all pairs: most waste first, then most use */
 	size_t nranked;
+	size_t nwaste;		/* the first nwaste ranked pairs have waste */
 
 	/* Interning. */
 	size_t cap_procs, cap_mods, cap_ctxs, cap_pairs, cap_stats;
@@ -101,8 +103,12 @@ int wr_report_finish(struct wr_report *r);
 /* Summed value of a stat; *present says whether any profile had it. */
 uint64_t wr_stat(const struct wr_report *r, const char *name, int *present);
 
-/* waste / (waste + use), WITCH Eq. 1; 0 when nothing was observed. */
+/* waste / (waste + use), WITCH Eq. 1; 0 when nothing was observed.
+ * Approximate waste counts in `use` for the exact figure. */
 double wr_redundancy(uint64_t waste_milli, uint64_t use_milli);
+
+/* A pair's or the totals' weight for ranking: exact plus approximate waste. */
+uint64_t wr_all_waste(uint64_t waste_milli, uint64_t approx_milli);
 
 /* The pair's share of all waste, 0..1. */
 double wr_share(const struct wr_report *r, const struct wr_pair *pr);

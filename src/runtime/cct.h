@@ -27,6 +27,7 @@ struct wt_pair {
 	uint32_t count;		/* traps that contributed */
 	uint32_t pad;
 	double waste, use;	/* sample-weighted bytes */
+	double approx;		/* waste only within the floating-point tolerance */
 };
 
 struct wt_cct {

@@ -85,12 +85,26 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
 	t->st.watchpoints_armed++;
 }
 
-/* A string instruction about to run (registers in uc are its own). */
-static void string_sample(struct wt_thread *t, const struct wd_access *acc, const ucontext_t *uc)
+/*
+ * Accesses whose address cannot be computed after they ran: string ops
+ * (they repeat, moving rdi/rsi) and instructions that overwrite their own
+ * address registers (the pointer chase mov 8(%rax),%rax). They are watched
+ * from right before they run, and their own access is skipped.
+ */
+static int needs_before(const struct wd_access *acc)
+{
+	return (acc->flags & (WD_STRING | WD_WRITES_ADDR_REG)) &&
+	       !(acc->flags & (WD_IMPLICIT | WD_VSIB | WD_CONTROL));
+}
+
+/* Such an access about to run (registers in uc are its own). */
+static void sample_before(struct wt_thread *t, const struct wd_access *acc, const ucontext_t *uc)
 {
 	uintptr_t ea;
 
-	if (!wd_string_next(acc, uc, wt_craft_wants_store(), &ea)) {
+	if (!(acc->flags & WD_STRING)) {
+		ea = wd_effective_address(acc, uc, t->fs_base, t->gs_base);
+	} else if (!wd_string_next(acc, uc, wt_craft_wants_store(), &ea)) {
 		t->st.samples_no_access++;
 		wt_probe_cancel(t);
 		return;
@@ -113,22 +127,22 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 				arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
 			return;
 		case WD_SKIPPED:
-			if (!(acc.flags & WD_STRING)) {
+			if (!needs_before(&acc)) {
 				t->st.samples_skipped_implicit++;
 				wt_probe_cancel(t);
 				return;
 			}
-			/* a string op needs its own registers, like a jump */
+			/* it needs its own registers, like a conditional jump */
 			__attribute__((fallthrough));
 		case WD_BRANCH:
 			if (acc.pc != rip(uc)) {
-				/* Its flags or rdi/rsi are not computed yet: wait for it. */
+				/* Its flags or registers are not computed yet: wait. */
 				p->acc = acc;
 				arm(t, WT_PROBE_BEFORE, acc.pc);
 				return;
 			}
-			if (acc.flags & WD_STRING) {
-				string_sample(t, &acc, uc);
+			if (!(acc.flags & WD_COND_JMP)) {
+				sample_before(t, &acc, uc);
 				return;
 			}
 			p->hops++;

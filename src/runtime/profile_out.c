@@ -161,6 +161,7 @@ static void write_stats(void)
 	stat_line("self_traps", sum.self_traps);
 	stat_line("traps_unresolved", sum.traps_unresolved);
 	stat_line("traps_lost", sum.traps_lost);
+	stat_line("stores_ignored", sum.stores_ignored);
 	stat_line("arm_failed", sum.arm_failed);
 	stat_line("threads", threads);
 	stat_line("threads_unsampled", (uint64_t)unsampled_threads);
@@ -212,6 +213,10 @@ static void write_thread(const struct wt_thread *t, int nmods)
 		wp_put_fixed3(&out, p->use);
 		wp_sp(&out);
 		wp_put_u64(&out, p->count);
+		if (wt_cfg.craft != WT_CRAFT_DEAD) {
+			wp_sp(&out);
+			wp_put_fixed3(&out, p->approx);
+		}
 		wp_endl(&out);
 	}
 }

@@ -104,5 +104,7 @@ void wt_on_sample(struct wt_thread *t, ucontext_t *uc)
 		t->st.samples_unwind_failed++;
 		return;
 	}
+	if (n == WT_MAX_FRAMES)
+		t->cct.frames_truncated++;
 	wt_probe_start(t, pcs, n, start, end, uc);
 }

@@ -236,6 +236,7 @@ static int read_config(void)
 	wt_cfg.rate_hz = env_long("WITCH_RATE", 200);
 	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0);
 	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS);
+	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
 	if (wt_cfg.rate_hz <= 0)
 		wt_cfg.rate_hz = 200;
 	/* POSIX CPU timers tick at most HZ (250) times a second. */

@@ -215,8 +215,8 @@ static void on_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc
 	if (s->skip_self) {
 		uintptr_t rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 
-		/* The sampled string op writing its own element: it is the
-		 * sample, not the next access. */
+		/* The sampled access (watched from before it ran) touching
+		 * its own bytes: it is the sample, not the next access. */
 		s->skip_self = 0;
 		if (rip == s->acc.pc || rip == s->acc.pc + s->acc.len) {
 			t->st.self_traps++;
@@ -226,6 +226,8 @@ static void on_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc
 	}
 	paused = wt_pause_stack_watches(t, uc);
 	n = wt_unwind(uc, pcs, WT_MAX_FRAMES, &start, &end);
+	if (n == WT_MAX_FRAMES)
+		t->cct.frames_truncated++;
 	if (!trapping_access(t, s, uc, pcs, n, start, end, &acc)) {
 		t->st.traps_unresolved++;
 		wt_slot_free(t, s);

@@ -27,6 +27,7 @@ struct wt_config {
 	int craft;		/* enum wt_craft */
 	long rate_hz;		/* timer samples per second of thread CPU time */
 	long period_ns;		/* alternative to rate: CPU ns per sample */
+	double approx;		/* relative tolerance for floating-point equality */
 	int registers;		/* debug registers to use (<= discovered) */
 	int use_perf_clock;	/* 1: perf task-clock source, 0: POSIX CPU timer */
 	char outdir[4096];
@@ -46,6 +47,7 @@ struct wt_stats {
 	uint64_t self_traps;
 	uint64_t traps_unresolved;
 	uint64_t traps_lost;
+	uint64_t stores_ignored;
 	uint64_t arm_failed;
 };
 
@@ -61,8 +63,12 @@ struct wt_slot {
 	uint32_t watch_node;	/* CCT node of the sampled access */
 	struct wd_access acc;	/* the sampled access */
 	uintptr_t ea;		/* its effective address */
-	int skip_self;		/* the sampled access (a string op) has yet to run:
-				   its own trap comes first and is not judged */
+	int skip_self;		/* the sampled access has yet to run (a string op, or
+				   one that overwrites its address registers): its
+				   own trap comes first and is not judged */
+	int have_value;		/* value holds the sampled access's bytes */
+	uint8_t value[64];	/* silent/load: bytes the sampled access wrote/read */
+	uint8_t cur[64];	/* load: bytes as the last ignored store left them */
 };
 
 enum wt_probe_state { WT_PROBE_IDLE = 0, WT_PROBE_BEFORE, WT_PROBE_ACCESS };
@@ -75,8 +81,9 @@ enum wt_probe_state { WT_PROBE_IDLE = 0, WT_PROBE_BEFORE, WT_PROBE_ACCESS };
  * breakpoint (BEFORE) and the walk resumes there. An ordinary access gets
  * an execute breakpoint on the instruction after it (ACCESS), where it has
  * just executed, so its address comes from the registers and its own access
- * is never taken for the next one. A string instruction repeats, so its
- * next element is watched at once and its own trap skipped (skip_self).
+ * is never taken for the next one. A string instruction repeats, and
+ * `mov 8(%rax),%rax` loses its address as it runs: those are watched from
+ * right before they run, and their own trap is skipped (skip_self).
  */
 struct wt_probe {
 	struct wt_slot reg;	/* the register (fd, programmed address) */

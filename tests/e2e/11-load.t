@@ -1,0 +1,23 @@
+#!/bin/sh
+# LoadCraft: repeated searches of an unchanging linked list are redundant
+# loads (top pair, >= 80 %); a streaming read of fresh data is not (<= 10 %).
+. "$(dirname "$0")/lib.sh"
+
+src=$TOP/tests/progs/loadred.c
+"$WITCH" record --quiet --craft=load --rate=1000 -o "$TMP/p" -- "$PROGS/loadred" >/dev/null
+ok $? "witch record --craft=load"
+"$WITCH" report --format=json --top=0 "$TMP/p" >"$TMP/r.json"
+is "$(json "$TMP/r.json" '.tool')" load "JSON tool says load"
+is "$(json "$TMP/r.json" '.pairs[0].watch[0].function')" find "top pair: loads in find()"
+top_line=$(json "$TMP/r.json" '.pairs[0].watch[0].line')
+search=$(line_of "$src" SEARCH_LINE)
+within "$top_line" "$search" "$((search + 1))" "top pair is on the search loop's lines"
+within "$(json "$TMP/r.json" '.totals.redundancy')" 0.80 1.0 "load redundancy of the program"
+stream=$(jq -r --argjson l "$(line_of "$src" STREAM_LINE)" '[.pairs[] | select(.watch[0].line == $l)] |
+	(map(.waste_bytes) | add // 0) as $w | (map(.use_bytes) | add // 0) as $u |
+	if $w + $u > 0 then $w / ($w + $u) else -1 end' "$TMP/r.json")
+within "$stream" 0 0.10 "load redundancy of the streaming read"
+within "$(json "$TMP/r.json" '.totals.stats.stores_ignored')" 1 1e12 "stores between loads are ignored, not judged"
+"$WITCH" report "$TMP/p" >"$TMP/r.txt"
+like "$(cat "$TMP/r.txt")" 'find .*REDUNDANTLY_LOADED_BY.* find' "text report: REDUNDANTLY_LOADED_BY"
+done_testing
