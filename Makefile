@@ -16,7 +16,7 @@ RT_OBJ = $(RT_SRC:%.c=$(B)/pic/%.o)
 REPORT_OBJ = $(REPORT_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
 
-RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl -lm
+RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
 REPORT_LIBS = -ldw -lelf -lm
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)

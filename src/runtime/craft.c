@@ -13,14 +13,12 @@
  * relative tolerance: equal only approximately is counted apart, as
  * approximate waste.
  */
-#include <math.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "runtime/valuecmp.h"
 #include "runtime/witch.h"
-
-enum verdict { USE, WASTE, APPROX };
 
 int wt_craft_wants_store(void)
 {
@@ -92,61 +90,16 @@ static double verdict_bytes(const struct wt_slot *s, uintptr_t lo, uintptr_t hi)
 	return touched / s->len * s->acc.size;
 }
 
-static int close_enough(double a, double b)
+/* Compare over [lo, hi), addresses inside the sampled access. */
+static enum wt_verdict compare(const struct wt_slot *s, const uint8_t *old, const uint8_t *now,
+			       uintptr_t lo, uintptr_t hi)
 {
-	double tol = wt_cfg.approx;
-
-	if (isnan(a) || isnan(b))
-		return isnan(a) && isnan(b);
-	if (isinf(a) || isinf(b))
-		return a == b;
-	return fabs(a - b) <= tol * fmax(fabs(a), fabs(b));
-}
-
-/*
- * Compare the remembered bytes `old` with `now` over [lo, hi) (addresses
- * of the sampled access). Floating-point elements wholly inside the range
- * may also match approximately.
- */
-static enum verdict compare(const struct wt_slot *s, const uint8_t *old, const uint8_t *now,
-			    uintptr_t lo, uintptr_t hi)
-{
-	size_t off = lo - s->ea, n = hi - lo, esz, i;
-
-	if (!memcmp(old + off, now + off, n))
-		return WASTE;
-	esz = s->acc.dtype == WD_F32 ? 4 : s->acc.dtype == WD_F64 ? 8 : 0;
-	if (!esz || wt_cfg.approx <= 0)
-		return USE;
-	for (i = 0; i < value_bytes(s); i += esz) {
-		float fa, fb;
-		double da, db;
-
-		if (i + esz <= off || i >= off + n)
-			continue;
-		if (i < off || i + esz > off + n) {
-			/* A partly covered element compares exactly. */
-			if (memcmp(old + i, now + i, esz))
-				return USE;
-			continue;
-		}
-		if (esz == 4) {
-			memcpy(&fa, old + i, 4);
-			memcpy(&fb, now + i, 4);
-			da = fa;
-			db = fb;
-		} else {
-			memcpy(&da, old + i, 8);
-			memcpy(&db, now + i, 8);
-		}
-		if (!close_enough(da, db))
-			return USE;
-	}
-	return APPROX;
+	return wt_compare_values(old, now, value_bytes(s), lo - s->ea, hi - lo, s->acc.dtype,
+				 wt_cfg.approx);
 }
 
 static void attribute(struct wt_thread *t, struct wt_slot *s, uint32_t trap_node, double bytes,
-		      enum verdict v)
+		      enum wt_verdict v)
 {
 	double w = wt_attrib_take(&t->cct.nodes[s->watch_node]);
 	struct wt_pair *p = wt_cct_pair(&t->cct, s->watch_node, trap_node);
@@ -155,9 +108,9 @@ static void attribute(struct wt_thread *t, struct wt_slot *s, uint32_t trap_node
 	if (!p)
 		return;
 	p->count++;
-	if (v == WASTE)
+	if (v == WT_WASTE)
 		p->waste += w * bytes;
-	else if (v == APPROX)
+	else if (v == WT_APPROX)
 		p->approx += w * bytes;
 	else
 		p->use += w * bytes;
@@ -201,7 +154,7 @@ int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wd_acces
 	overlap(s, trap, ea, known, &lo, &hi);
 	if (wt_cfg.craft == WT_CRAFT_DEAD) {
 		attribute(t, s, trap_node, verdict_bytes(s, lo, hi),
-			  trap->kind == WD_STORE ? WASTE : USE);
+			  trap->kind == WD_STORE ? WT_WASTE : WT_USE);
 		return 0;
 	}
 	return judge_value(t, s, trap, lo, hi, trap_node);

@@ -100,9 +100,9 @@ static void test_merge(void)
 
 	tap_ok(r && !merge(r, profile(10, "/nonexistent/app", threads)) &&
 	       !wr_report_finish(r), "two threads merge");
-	tap_ok(r->npairs == 2 && r->nranked == 1,
+	tap_ok(r->npairs == 2 && r->nranked == 2 && r->nwaste == 1,
 	       "identical contexts in two threads make one pair (and a "
-	       "use-only pair that is not ranked)");
+	       "use-only pair, ranked after those with waste)");
 	top = &r->pairs[r->ranked[0]];
 	tap_ok(top->waste_milli == 42500 && top->use_milli == 1500 &&
 	       top->count == 6, "its waste, use and traps are the sums "
@@ -155,7 +155,8 @@ static void test_merge(void)
 		tap_ok(!wr_render_json(f, r, s, 10), "json renders");
 		fclose(f);
 		tap_ok(json && strstr(json, "\"pairs\":[{\"waste_bytes\":45.000,"
-				      "\"use_bytes\":1.500,\"share\":1.000000,"
+				      "\"use_bytes\":1.500,\"approx_waste_bytes\":0.000,"
+				      "\"share\":1.000000,"
 				      "\"traps\":7,\"watch\":[{\"function\":null,"
 				      "\"file\":null,\"line\":null,\"module\":"
 				      "\"/nonexistent/app\",\"offset\":\"0x1010\""),
