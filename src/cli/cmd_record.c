@@ -17,6 +17,7 @@
 #include "cli/launch.h"
 #include "cli/perfcheck.h"
 #include "cli/target.h"
+#include "profile/reader.h"
 
 #define WHO "witch record"
 #define DEFAULT_RATE 200
@@ -35,6 +36,8 @@ static const char usage_text[] =
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
 	"  --approx=TOL              relative tolerance for floating-point equality in the\n"
 	"                            silent and load crafts (default 0.01; 0: exact only)\n"
+	"  --no-follow               profile only PROGRAM's own process, not the programs it\n"
+	"                            runs (exec) or the children it forks\n"
 	"  -q, --quiet               no summary line after the run\n";
 
 struct record_opts {
@@ -44,6 +47,7 @@ struct record_opts {
 	const char *approx;
 	int registers;
 	int quiet;
+	int no_follow;
 };
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -73,6 +77,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "registers", required_argument, NULL, 'n' },
 		{ "approx", required_argument, NULL, 'a' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-follow", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +128,9 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		}
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'F':
+			o->no_follow = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -183,16 +191,31 @@ static int prepare_outdir(const char *dir, char *abs, size_t cap)
 	return 0;
 }
 
-static int count_profiles(const char *dir)
+/*
+ * Count the profiles the run left, and sum what they say could not be
+ * measured (threads witch had no room for), so the user hears of it once,
+ * after the program's own output.
+ */
+static int count_profiles(const char *dir, uint64_t *unsampled)
 {
+	char path[PATH_MAX + 256], err[512];
+	struct wp_profile *p;
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	int n = 0;
 
+	*unsampled = 0;
 	while (d && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
-		n += len > 6 && !strcmp(de->d_name + len - 6, ".witch");
+		if (len <= 6 || strcmp(de->d_name + len - 6, ".witch"))
+			continue;
+		n++;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (wp_read(path, &p, err, sizeof(err)) == 0) {
+			*unsampled += wp_stat_value(p, "threads_unsampled");
+			wp_free(p);
+		}
 	}
 	if (d)
 		closedir(d);
@@ -235,6 +258,10 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
 	setenv("WITCH_REGISTERS", num, 1);
 	setenv("WITCH_APPROX", o->approx ? o->approx : "0.01", 1);
+	if (o->no_follow)
+		setenv("WITCH_NO_FOLLOW", "1", 1);
+	else
+		unsetenv("WITCH_NO_FOLLOW");
 }
 
 int cmd_record(int argc, char **argv)
@@ -242,6 +269,7 @@ int cmd_record(int argc, char **argv)
 	char path[PATH_MAX], err[1024], lib[PATH_MAX], outdir[PATH_MAX], defdir[PATH_MAX];
 	struct record_opts o;
 	const char *base;
+	uint64_t unsampled;
 	int regs, status, rc;
 
 	rc = parse(argc, argv, &o);
@@ -273,7 +301,11 @@ int cmd_record(int argc, char **argv)
 	status = launch_and_wait(path, argv, WHO);
 	if (status < 0)
 		return 127;
-	rc = count_profiles(outdir);
+	rc = count_profiles(outdir, &unsampled);
+	if (unsampled)
+		fprintf(stderr, WHO ": warning: %llu thread%s not sampled (out of file descriptors "
+				"for breakpoints: witch takes at most a quarter of `ulimit -n`)\n",
+			(unsigned long long)unsampled, unsampled == 1 ? " was" : "s were");
 	if (rc == 0)
 		fprintf(stderr, WHO ": %s ended without writing a profile to %s (it may have been killed "
 				"before witch could write, or used exec without exit)\n",

@@ -16,13 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: witch report [--format=text|json] [--top=N] PROFILE|DIR..."
+#define USAGE "usage: witch report [--format=text|json] [--top=N] [--pid=PID] PROFILE|DIR..."
 
 enum format { FORMAT_TEXT, FORMAT_JSON };
 
 struct report_opts {
 	enum format format;
 	size_t top;
+	uint64_t pid;		/* 0: every process */
 	char **paths;		/* argv's strings, not copies */
 	int npaths;
 };
@@ -56,6 +57,7 @@ static void help(void)
 	       "  --format=text|json  text for people (default), JSON for tools\n"
 	       "  --top=N             show the N pairs with the most waste\n"
 	       "                      (default 10; 0 shows all)\n"
+	       "  --pid=PID           only the process PID (default: all merged)\n"
 	       "  -h, --help          show this help\n", USAGE);
 }
 
@@ -86,6 +88,14 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 				    "--format=json", val);
 		return 0;
 	}
+	if (!strcmp(name, "--pid")) {
+		size_t pid;
+
+		if (parse_top(val, &pid) || pid == 0)
+			return fail("--pid needs a process id, not '%s'", val);
+		o->pid = pid;
+		return 0;
+	}
 	if (parse_top(val, &o->top))
 		return fail("--top needs a whole number, not '%s' (0 shows all "
 			    "pairs)", val);
@@ -103,6 +113,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 
 	o->format = FORMAT_TEXT;
 	o->top = 10;
+	o->pid = 0;
 	o->npaths = 0;
 	o->paths = calloc((size_t)argc + 1, sizeof(*o->paths));
 	if (!o->paths)
@@ -127,7 +138,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 		eq = strchr(a, '=');
 		snprintf(name, sizeof(name), "%.*s",
 			 (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
-		if (strcmp(name, "--format") && strcmp(name, "--top"))
+		if (strcmp(name, "--format") && strcmp(name, "--top") && strcmp(name, "--pid"))
 			return fail("unknown option '%s'; %s", a, USAGE);
 		if (!eq && i + 1 == argc)
 			return fail("%s needs a value; %s", a, USAGE);
@@ -176,8 +187,11 @@ int cmd_report(int argc, char **argv)
 	r = wr_report_new();
 	if (!r)
 		ret = fail("out of memory");
-	else if (wr_load(r, o.paths, o.npaths, err, sizeof(err)))
+	else if ((r->only_pid = o.pid, wr_load(r, o.paths, o.npaths, err, sizeof(err))))
 		ret = fail("%s", err);
+	else if (o.pid && !r->nloaded)
+		ret = fail("no profile of process %llu in the given paths; `witch report --format=json` "
+			   "lists the processes", (unsigned long long)o.pid);
 	else if (wr_report_finish(r))
 		ret = fail("out of memory");
 	else

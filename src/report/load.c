@@ -60,7 +60,11 @@ static int load_file(struct wr_report *r, struct wr_map *seen,
 		return 0;
 	if (wp_read(path, &p, err, errlen))
 		return -1;
-	ret = wr_merge(r, p, err, errlen);
+	ret = 0;
+	if (!r->only_pid || p->pid == r->only_pid) {
+		ret = wr_merge(r, p, err, errlen);
+		r->nloaded++;
+	}
 	wp_free(p);
 	return ret;
 }

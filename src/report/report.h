@@ -73,6 +73,10 @@ struct wr_report {
 	struct wr_stat *stats;	/* summed by name, in order of appearance */
 	size_t nstats;
 
+	/* Set before wr_load(): merge only this process (0: all). */
+	uint64_t only_pid;
+	size_t nloaded;		/* profiles merged */
+
 	/* Set by wr_report_finish(). */
 	uint64_t waste_milli, use_milli, approx_milli;
 	size_t nthreads;

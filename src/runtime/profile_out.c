@@ -251,7 +251,7 @@ static void profile_path(char *path, size_t cap)
 	o->len = 0;
 }
 
-int wt_profile_write(int complete)
+int wt_profile_write(int complete, char *path_out, size_t cap)
 {
 	static char path[4200], tmp[4210];
 	struct wt_thread *t;
@@ -282,6 +282,8 @@ int wt_profile_write(int complete)
 	for (t = wt_threads(); t; t = t->next)
 		write_thread(t, nmods);
 	rc = wp_out_close(&out, tmp, path);
+	if (rc == 0 && path_out && cap > strlen(path))
+		memcpy(path_out, path, strlen(path) + 1);
 	errno = saved;
 	return rc;
 }

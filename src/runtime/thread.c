@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,6 +25,12 @@ struct wt_config wt_cfg;
 int wt_sig_sample, wt_sig_trap;
 volatile int wt_stopping;
 static int active;
+static int finished;
+static pid_t process_id;	/* getpid() differs in a vfork child */
+static char written_before_exec[4200];
+/* File descriptors all threads together may hold for breakpoints: a
+ * quarter of the limit, so the program keeps the rest. */
+static int fd_budget, fd_budget_total;
 static int nregisters;
 static struct wt_thread *all_threads;
 static pthread_key_t thread_key;
@@ -90,7 +97,7 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	/* Traps and samples never interrupt each other's bookkeeping. */
 	sigaddset(&sa.sa_mask, wt_sig_sample);
 	sigaddset(&sa.sa_mask, wt_sig_trap);
-	sigaction(sig, &sa, NULL);
+	wt_real_sigaction(sig, &sa, NULL);
 }
 
 static void stack_bounds(struct wt_thread *t)
@@ -117,9 +124,18 @@ int wt_thread_start(void)
 
 	if (!active || self)
 		return 0;
-	t = map(sizeof(*t));
-	if (!t)
+	/* Each thread holds one descriptor per debug register. */
+	if (__atomic_sub_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL) < 0) {
+		__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
+		wt_count_unsampled_thread();
 		return -1;
+	}
+	t = map(sizeof(*t));
+	if (!t) {
+		__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
+		wt_count_unsampled_thread();
+		return -1;
+	}
 	t->tid = (pid_t)syscall(SYS_gettid);
 	syscall(SYS_arch_prctl, ARCH_GET_FS, &t->fs_base);
 	syscall(SYS_arch_prctl, ARCH_GET_GS, &t->gs_base);
@@ -136,6 +152,7 @@ int wt_thread_start(void)
 	t->altstack.ss_size = ALTSTACK_BYTES;
 	if (!t->pc_cache || !t->altstack.ss_sp || wt_cct_init(&t->cct, CCT_NODES, CCT_PAIRS) < 0 ||
 	    sigaltstack(&t->altstack, NULL) < 0) {
+		__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
 		wt_count_unsampled_thread();
 		return -1;
 	}
@@ -165,6 +182,7 @@ void wt_thread_stop(void)
 	wt_sampler_stop(t);
 	wt_slots_close(t);
 	t->exited = 1;
+	__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
 }
 
 static void thread_key_destructor(void *p)
@@ -246,6 +264,41 @@ static int read_config(void)
 	return 0;
 }
 
+/*
+ * The process image ends (exit, _exit, a fatal signal): stop sampling and
+ * write the profile, once, whichever thread gets here first.
+ */
+void wt_process_exit(int complete)
+{
+	if (!active || getpid() != process_id || __atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+		return;
+	wt_stopping = 1;
+	wt_thread_stop();
+	wt_profile_write(complete, NULL, 0);
+}
+
+/* exec replaces the image: write what it measured (a vfork child must not:
+ * the memory, and so the profile, are its parent's). */
+void wt_before_exec(void)
+{
+	written_before_exec[0] = 0;
+	if (!active || finished || getpid() != process_id)
+		return;
+	wt_stopping = 1;
+	if (wt_profile_write(1, written_before_exec, sizeof(written_before_exec)) < 0)
+		written_before_exec[0] = 0;
+}
+
+/* exec failed: the image goes on, and its profile at exit includes all. */
+void wt_exec_failed(void)
+{
+	if (written_before_exec[0])
+		unlink(written_before_exec);
+	written_before_exec[0] = 0;
+	if (active && !finished && getpid() == process_id)
+		wt_stopping = 0;
+}
+
 static void after_fork_child(void)
 {
 	struct wt_thread *t;
@@ -257,6 +310,14 @@ static void after_fork_child(void)
 	}
 	all_threads = NULL;
 	self = NULL;
+	fd_budget = fd_budget_total;	/* the child has one thread */
+	process_id = getpid();
+	finished = 0;
+	wt_stopping = 0;
+	if (getenv("WITCH_NO_FOLLOW")) {
+		active = 0;	/* --no-follow: only the first process */
+		return;
+	}
 	wt_profile_reset();
 	wt_thread_start();
 }
@@ -276,28 +337,33 @@ __attribute__((constructor)) static void witch_init(void)
 	wt_unwind_init();
 	wt_sig_trap = SIGRTMAX - 2;	/* lower number: delivered before a pending sample */
 	wt_sig_sample = SIGRTMAX - 1;
+	wt_interpose_resolve();
 	install(wt_sig_sample, on_sample_signal);
 	install(wt_sig_trap, on_trap_signal);
-	{
-		struct sigaction old;
-
-		if (sigaction(SIGIO, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			install(SIGIO, on_sigio);
+	wt_interpose_signals(on_sigio);
+	process_id = getpid();
+	if (getenv("WITCH_NO_FOLLOW")) {
+		/* Programs this one starts are not profiled. */
+		unsetenv("LD_PRELOAD");
+		unsetenv("WITCH_CRAFT");
 	}
 	pthread_key_create(&thread_key, thread_key_destructor);
 	pthread_atfork(NULL, NULL, after_fork_child);
 	wt_profile_reset();
 	wt_cfg.registers = nregisters;
+	{
+		struct rlimit rl;
+
+		fd_budget = 256;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+			fd_budget = (int)(rl.rlim_cur / 4);
+		fd_budget_total = fd_budget;
+	}
 	active = 1;
 	wt_thread_start();
 }
 
 __attribute__((destructor)) static void witch_fini(void)
 {
-	if (!active)
-		return;
-	wt_stopping = 1;
-	wt_thread_stop();
-	wt_profile_write(1);
-	active = 0;
+	wt_process_exit(1);
 }

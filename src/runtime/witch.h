@@ -121,6 +121,16 @@ extern struct wt_config wt_cfg;
 extern int wt_sig_sample, wt_sig_trap;
 extern volatile int wt_stopping;
 
+/* thread.c: process life cycle */
+void wt_process_exit(int complete);
+void wt_before_exec(void);
+void wt_exec_failed(void);
+
+/* interpose.c */
+void wt_interpose_resolve(void);
+void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *));
+int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
+
 /* thread.c */
 struct wt_thread *wt_self(void);
 struct wt_thread *wt_threads(void);

@@ -1,0 +1,303 @@
+/*
+ * interpose.c - the libc calls witch must see, so that profiling never
+ * changes what the program observes and never loses what it measured:
+ *
+ *  - signal dispositions (sigaction, signal): witch's own signals stay
+ *    witch's, whatever the program installs (it sees what it asked for);
+ *    signals whose default action kills get a stand-in handler that writes
+ *    the profile first, then dies of the same signal;
+ *  - signal masks (sigprocmask, pthread_sigmask): witch's signals are never
+ *    blocked, or samples would arrive late at the wrong place;
+ *  - exec* and _exit: the profile is written before the image goes away.
+ */
+#include <alloca.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/witch.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define NSIGS 65
+
+enum managed { UNMANAGED = 0, STANDIN, OWN };
+
+static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
+static int (*real_sigprocmask)(int, const sigset_t *, sigset_t *);
+static int (*real_pthread_sigmask)(int, const sigset_t *, sigset_t *);
+static sighandler_t (*real_signal)(int, sighandler_t);
+static int (*real_execve)(const char *, char *const[], char *const[]);
+static int (*real_execvpe)(const char *, char *const[], char *const[]);
+static int (*real_fexecve)(int, char *const[], char *const[]);
+
+static unsigned char managed[NSIGS];
+static struct sigaction app_action[NSIGS];	/* what the program believes */
+static void (*standin[NSIGS])(int, siginfo_t *, void *);
+
+/* Signals whose default action ends the process (and that a handler can catch). */
+static const int fatal_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1, SIGSEGV,
+	SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGSYS,
+};
+
+static void *next(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+/* Resolve libc's versions; witch calls these itself, never its wrappers. */
+void wt_interpose_resolve(void)
+{
+	real_sigaction = next("sigaction");
+	real_sigprocmask = next("sigprocmask");
+	real_pthread_sigmask = next("pthread_sigmask");
+	real_signal = next("signal");
+	real_execve = next("execve");
+	real_execvpe = next("execvpe");
+	real_fexecve = next("fexecve");
+}
+
+int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+	return real_sigaction(sig, act, oact);
+}
+
+/* The program died of `sig`: keep what was measured, then die the same way. */
+static void on_fatal(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction dfl;
+
+	(void)uc;
+	wt_process_exit(0);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	real_sigaction(sig, &dfl, NULL);
+	/* A fault re-executes and faults again; a sent signal is sent again
+	 * (blocked until this handler returns). */
+	if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
+		syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+}
+
+static int install_standin(int sig)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = standin[sig];
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	return real_sigaction(sig, &sa, NULL);
+}
+
+/* While the program leaves `sig` at its default, fn stands in for it. */
+static void stand_in(int sig, void (*fn)(int, siginfo_t *, void *))
+{
+	standin[sig] = fn;
+	if (real_sigaction(sig, NULL, &app_action[sig]) < 0 ||
+	    app_action[sig].sa_handler != SIG_DFL)
+		return;
+	if (install_standin(sig) == 0)
+		managed[sig] = STANDIN;
+}
+
+void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *))
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
+		stand_in(fatal_signals[i], on_fatal);
+	/* A full real-time signal queue turns perf's signal into SIGIO,
+	 * whose default action would kill the program. */
+	stand_in(SIGIO, on_sigio);
+	managed[wt_sig_sample] = OWN;
+	managed[wt_sig_trap] = OWN;
+	memset(&app_action[wt_sig_sample], 0, sizeof(struct sigaction));
+	memset(&app_action[wt_sig_trap], 0, sizeof(struct sigaction));
+}
+
+EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+{
+	if (!real_sigaction)
+		wt_interpose_resolve();
+	if (sig <= 0 || sig >= NSIGS || !managed[sig])
+		return real_sigaction(sig, act, oact);
+	if (oact)
+		*oact = app_action[sig];
+	if (!act)
+		return 0;
+	app_action[sig] = *act;
+	if (managed[sig] == OWN)
+		return 0;	/* remembered and reported, never installed */
+	if (!(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
+		managed[sig] = STANDIN;
+		return install_standin(sig);
+	}
+	return real_sigaction(sig, act, NULL);
+}
+
+EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction sa, old;
+
+	if (!real_signal)
+		wt_interpose_resolve();
+	if (sig <= 0 || sig >= NSIGS || !managed[sig])
+		return real_signal(sig, handler);
+	/* glibc's signal(): BSD semantics. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, sig);
+	if (sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+/* The mask the program asks for, minus witch's own signals. */
+static const sigset_t *without_own(int how, const sigset_t *set, sigset_t *copy)
+{
+	if (!set || how == SIG_UNBLOCK || !wt_sig_sample)
+		return set;
+	*copy = *set;
+	sigdelset(copy, wt_sig_sample);
+	sigdelset(copy, wt_sig_trap);
+	return copy;
+}
+
+EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *oset)
+{
+	sigset_t copy;
+
+	if (!real_sigprocmask)
+		wt_interpose_resolve();
+	return real_sigprocmask(how, without_own(how, set, &copy), oset);
+}
+
+EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
+{
+	sigset_t copy;
+
+	if (!real_pthread_sigmask)
+		wt_interpose_resolve();
+	return real_pthread_sigmask(how, without_own(how, set, &copy), oset);
+}
+
+/* --- exec and _exit ---------------------------------------------------- */
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	int rc, e;
+
+	if (!real_execve)
+		wt_interpose_resolve();
+	wt_before_exec();
+	rc = real_execve(path, argv, envp);
+	e = errno;
+	wt_exec_failed();
+	errno = e;
+	return rc;
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	int rc, e;
+
+	if (!real_execvpe)
+		wt_interpose_resolve();
+	wt_before_exec();
+	rc = real_execvpe(file, argv, envp);
+	e = errno;
+	wt_exec_failed();
+	errno = e;
+	return rc;
+}
+
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	int rc, e;
+
+	if (!real_fexecve)
+		wt_interpose_resolve();
+	wt_before_exec();
+	rc = real_fexecve(fd, argv, envp);
+	e = errno;
+	wt_exec_failed();
+	errno = e;
+	return rc;
+}
+
+EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+/* execl, execlp, execle: collect the variadic arguments into an array. */
+#define COLLECT_ARGS(first, ap, argv)                                              \
+	do {                                                                      \
+		size_t n_ = 1;                                                    \
+		va_list c_;                                                       \
+		va_copy(c_, ap);                                                  \
+		while (va_arg(c_, char *))                                        \
+			n_++;                                                     \
+		va_end(c_);                                                       \
+		argv = alloca((n_ + 1) * sizeof(char *));                         \
+		argv[0] = (char *)(first);                                        \
+		for (size_t i_ = 1; i_ <= n_; i_++)                               \
+			argv[i_] = va_arg(ap, char *);                            \
+	} while (0)
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+	char **argv;
+	va_list ap;
+
+	va_start(ap, arg);
+	COLLECT_ARGS(arg, ap, argv);
+	va_end(ap);
+	return execve(path, argv, environ);
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	char **argv;
+	va_list ap;
+
+	va_start(ap, arg);
+	COLLECT_ARGS(arg, ap, argv);
+	va_end(ap);
+	return execvpe(file, argv, environ);
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+	char **argv, **envp = NULL;
+	va_list ap;
+
+	va_start(ap, arg);
+	COLLECT_ARGS(arg, ap, argv);
+	envp = va_arg(ap, char **);	/* after the NULL that ends the arguments */
+	va_end(ap);
+	return execve(path, argv, envp);
+}
+
+EXPORT void _exit(int status)
+{
+	wt_process_exit(1);
+	syscall(SYS_exit_group, status);
+	__builtin_unreachable();
+}
+
+EXPORT void _Exit(int status)
+{
+	_exit(status);
+}
