@@ -69,9 +69,24 @@ $(B)/bench/measure: bench/measure.c
 progs: $(PROG_BIN)
 unit: $(UNIT_BIN)
 
+# The unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
+sanitize:
+	$(MAKE) B=$(B)/asan CFLAGS="-O1 -g $(SAN)" unit
+
+# libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
+FUZZ_SRC = src/profile/reader.c src/profile/escape.c src/report/merge.c src/report/metrics.c \
+	src/report/map.c src/report/tools.c
+$(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
+		-D_GNU_SOURCE -o $@ $^ -lm
+fuzz: $(B)/fuzz/fuzz_reader
+
 check: deps
-	$(MAKE) all unit progs
-	prove -f --exec '' $(UNIT_BIN) tests/e2e/*.t
+	$(MAKE) all unit progs sanitize fuzz
+	prove -f --exec '' $(UNIT_BIN) $(SAN_BIN) tests/e2e/*.t
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/witch
@@ -89,6 +104,6 @@ demo: deps
 clean:
 	rm -rf $(B)
 
-.PHONY: all check install deps demo clean progs unit
+.PHONY: all check install deps demo clean progs unit sanitize fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

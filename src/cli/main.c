@@ -13,6 +13,7 @@ static const struct {
 } commands[] = {
 	{ "record", cmd_record, "run a program and record wasted memory work (sampled, low overhead)" },
 	{ "report", cmd_report, "show a recorded profile as text or JSON" },
+	{ "doctor", cmd_doctor, "check what this machine (and a program) lets witch do" },
 };
 
 static void usage(FILE *f)

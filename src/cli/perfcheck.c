@@ -38,10 +38,18 @@ int perf_debug_registers(char *err, size_t errlen)
 	if (n > 0)
 		return n;
 	if (e == EACCES || e == EPERM) {
-		snprintf(err, errlen,
-			 "perf_event_open was refused (%s; kernel.perf_event_paranoid = %d): run as root, "
-			 "or allow user-space events with `sysctl kernel.perf_event_paranoid=2`",
-			 strerror(e), perf_paranoid());
+		int p = perf_paranoid();
+
+		if (p > 2 && geteuid() != 0)
+			snprintf(err, errlen,
+				 "perf_event_open was refused (%s; kernel.perf_event_paranoid = %d): run "
+				 "as root, or allow user-space events with `sysctl "
+				 "kernel.perf_event_paranoid=2`", strerror(e), p);
+		else
+			snprintf(err, errlen,
+				 "perf_event_open was refused (%s) although kernel.perf_event_paranoid "
+				 "= %d allows it: a seccomp filter or container policy blocks it; allow "
+				 "the perf_event_open system call", strerror(e), p);
 		return -1;
 	}
 	if (e == ENOSYS) {

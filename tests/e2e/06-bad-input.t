@@ -30,6 +30,8 @@ if cc -static -o "$TMP/static" "$TMP/plain.c" 2>/dev/null; then
 else
 	ok 1 "cannot build a static program to test with (libc6-dev's libc.a missing?)"
 fi
+cp "$PROGS/nodead" "$TMP/suid" && chown nobody "$TMP/suid" && chmod u+s "$TMP/suid"
+expect_error "setuid" 'setuid.*ignores LD_PRELOAD' "$WITCH" record -- "$TMP/suid"
 printf 'just text\n' >"$TMP/text" && chmod +x "$TMP/text"
 expect_error "not a program" 'neither an ELF program nor a #! script' "$WITCH" record -- "$TMP/text"
 expect_error "unknown craft" "unknown craft 'deadly'" "$WITCH" record --craft=deadly -- "$PROGS/nodead"

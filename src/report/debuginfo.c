@@ -1,0 +1,34 @@
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/debuginfo.h"
+
+static char *debuginfo_path;	/* libdwfl's default search path */
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+int wr_debuginfo(const char *path, char *where, size_t cap)
+{
+	Dwfl *dwfl = dwfl_begin(&callbacks);
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	const char *mainfile = NULL, *debugfile = NULL;
+	int found = -1;
+
+	if (!dwfl)
+		return -1;
+	mod = dwfl_report_elf(dwfl, "target", path, -1, 0, true);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (mod) {
+		found = dwfl_module_getdwarf(mod, &bias) != NULL;
+		dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+		snprintf(where, cap, "%s", debugfile ? debugfile : mainfile ? mainfile : path);
+	}
+	dwfl_end(dwfl);
+	return found;
+}

@@ -1,0 +1,16 @@
+/*
+ * debuginfo.h - where the DWARF of a binary is, as the report finds it.
+ */
+#ifndef WITCH_DEBUGINFO_H
+#define WITCH_DEBUGINFO_H
+
+#include <stddef.h>
+
+/*
+ * 1 when `path` has DWARF line information, in itself or in a separate
+ * debug file (.gnu_debuglink, /usr/lib/debug/.build-id); *where says which
+ * file. 0 when it has none; -1 when path is not an ELF file we can open.
+ */
+int wr_debuginfo(const char *path, char *where, size_t cap);
+
+#endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# witch doctor: reports each capability as OK or missing with the fix; exit
+# status 0 exactly when witch record can run.
+. "$(dirname "$0")/lib.sh"
+
+"$WITCH" doctor "$PROGS/demo" >"$TMP/out"
+ok $? "doctor on this machine and a good program: exit 0"
+out=$(cat "$TMP/out")
+like "$out" 'OK +hardware debug registers: [2-8] ' "counts the debug registers"
+like "$out" 'perf_event_paranoid: -?[0-9]' "shows perf_event_paranoid"
+like "$out" 'fast watchpoint modification' "checks PERF_EVENT_IOC_MODIFY_ATTRIBUTES"
+like "$out" 'PMU precise sampling' "checks the PMU"
+like "$out" 'valgrind' "checks valgrind"
+like "$out" 'OK +debug info: .*demo' "finds the program's debug info"
+like "$out" 'witch record can run here' "concludes"
+
+strip -o "$TMP/stripped" "$PROGS/demo"
+"$WITCH" doctor "$TMP/stripped" >"$TMP/out"
+ok $? "a program without debug info can still be recorded"
+like "$(cat "$TMP/out")" 'missing +debug info: none' "but doctor says it has no debug info"
+
+printf 'int main(){return 0;}\n' >"$TMP/s.c"
+if cc -static -o "$TMP/static" "$TMP/s.c" 2>/dev/null; then
+	"$WITCH" doctor "$TMP/static" >"$TMP/out"
+	[ $? -ne 0 ]; ok $? "a static program: non-zero exit"
+	like "$(cat "$TMP/out")" 'MISSING .*statically linked' "says why"
+else
+	ok 1 "cannot build a static program (libc.a missing)"
+fi
+cp "$PROGS/demo" "$TMP/suid" && chown nobody "$TMP/suid" && chmod u+s "$TMP/suid"
+"$WITCH" doctor "$TMP/suid" >"$TMP/out"
+[ $? -ne 0 ]; ok $? "a setuid program of another user: non-zero exit"
+like "$(cat "$TMP/out")" 'MISSING .*setuid' "says the loader ignores LD_PRELOAD for it"
+
+"$PROGS/deny_perf" 13 "$WITCH" doctor >"$TMP/out"
+[ $? -ne 0 ]; ok $? "perf_event_open refused: non-zero exit"
+like "$(cat "$TMP/out")" 'MISSING +hardware debug registers: perf_event_open was refused' "says so"
+done_testing
