@@ -85,7 +85,7 @@ $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 fuzz: $(B)/fuzz/fuzz_reader
 
 check: deps
-	$(MAKE) all unit progs sanitize fuzz
+	$(MAKE) all unit progs sanitize fuzz $(B)/bench/measure
 	prove -f --exec '' $(UNIT_BIN) $(SAN_BIN) tests/e2e/*.t
 
 install: all
