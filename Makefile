@@ -56,7 +56,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libwitchrt.a $(B)/libwitchreport.a tests/unit/
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -o $@ $< -lpthread
+	$(CC) -O2 -g -o $@ $< -lpthread -lunwind
 
 $(B)/progs/%: examples/%.c
 	@mkdir -p $(dir $@)

@@ -12,6 +12,9 @@
  */
 #include <alloca.h>
 #include <dlfcn.h>
+#include <link.h>
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -35,6 +38,9 @@ static int (*real_execve)(const char *, char *const[], char *const[]);
 static int (*real_execvpe)(const char *, char *const[], char *const[]);
 static int (*real_fexecve)(int, char *const[], char *const[]);
 
+/* libunwind's code: it blocks signals around its locks, and must get its way. */
+static uintptr_t unwind_lo, unwind_hi;
+
 static unsigned char managed[NSIGS];
 static struct sigaction app_action[NSIGS];	/* what the program believes */
 static void (*standin[NSIGS])(int, siginfo_t *, void *);
@@ -50,9 +56,34 @@ static void *next(const char *name)
 	return dlsym(RTLD_NEXT, name);
 }
 
+static int find_unwind_text(struct dl_phdr_info *info, size_t size, void *base)
+{
+	int i;
+
+	(void)size;
+	if ((void *)info->dlpi_addr != base)
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			unwind_lo = info->dlpi_addr + ph->p_vaddr;
+			unwind_hi = unwind_lo + ph->p_memsz;
+		}
+	}
+	return 1;
+}
+
+static int from_unwinder(const void *caller)
+{
+	return (uintptr_t)caller >= unwind_lo && (uintptr_t)caller < unwind_hi;
+}
+
 /* Resolve libc's versions; witch calls these itself, never its wrappers. */
 void wt_interpose_resolve(void)
 {
+	Dl_info info;
+
 	real_sigaction = next("sigaction");
 	real_sigprocmask = next("sigprocmask");
 	real_pthread_sigmask = next("pthread_sigmask");
@@ -60,6 +91,8 @@ void wt_interpose_resolve(void)
 	real_execve = next("execve");
 	real_execvpe = next("execvpe");
 	real_fexecve = next("fexecve");
+	if (!unwind_hi && dladdr((void *)unw_step, &info) && info.dli_fbase)
+		dl_iterate_phdr(find_unwind_text, info.dli_fbase);
 }
 
 int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
@@ -158,10 +191,17 @@ EXPORT sighandler_t signal(int sig, sighandler_t handler)
 	return old.sa_handler;
 }
 
-/* The mask the program asks for, minus witch's own signals. */
-static const sigset_t *without_own(int how, const sigset_t *set, sigset_t *copy)
+/*
+ * The mask the program asks for, minus witch's own signals. libunwind
+ * blocks every signal around its locks, in witch's handlers and in
+ * programs that use it too: those calls pass unchanged, or a sample could
+ * interrupt the unwinder holding its lock and deadlock unwinding again.
+ */
+static const sigset_t *without_own(int how, const sigset_t *set, sigset_t *copy,
+				   const void *caller)
 {
-	if (!set || how == SIG_UNBLOCK || !wt_sig_sample)
+	if (!set || how == SIG_UNBLOCK || !wt_sig_sample || wt_in_handler() ||
+	    from_unwinder(caller))
 		return set;
 	*copy = *set;
 	sigdelset(copy, wt_sig_sample);
@@ -175,7 +215,8 @@ EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *oset)
 
 	if (!real_sigprocmask)
 		wt_interpose_resolve();
-	return real_sigprocmask(how, without_own(how, set, &copy), oset);
+	return real_sigprocmask(how, without_own(how, set, &copy, __builtin_return_address(0)),
+				oset);
 }
 
 EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
@@ -184,7 +225,9 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 
 	if (!real_pthread_sigmask)
 		wt_interpose_resolve();
-	return real_pthread_sigmask(how, without_own(how, set, &copy), oset);
+	return real_pthread_sigmask(how,
+				    without_own(how, set, &copy, __builtin_return_address(0)),
+				    oset);
 }
 
 /* --- exec and _exit ---------------------------------------------------- */

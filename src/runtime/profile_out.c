@@ -162,6 +162,7 @@ static void write_stats(void)
 	stat_line("traps_unresolved", sum.traps_unresolved);
 	stat_line("traps_lost", sum.traps_lost);
 	stat_line("stores_ignored", sum.stores_ignored);
+	stat_line("handler_ns", sum.handler_ns);
 	stat_line("arm_failed", sum.arm_failed);
 	stat_line("threads", threads);
 	stat_line("threads_unsampled", (uint64_t)unsampled_threads);

@@ -28,13 +28,17 @@ static uint64_t period_ns(void)
  * The next interval is drawn uniformly from [T/2, 3T/2): a fixed period
  * strobes programs whose loops repeat at a commensurate period and sees
  * only some of their phases (the Figure 2 test showed 16% vs 26% shares
- * for the same site from one run to the next).
+ * for the same site from one run to the next). The CPU time witch's own
+ * handlers took since the last sample is added: the timers count it too,
+ * and at a high rate on a program where samples are dear (deep stacks,
+ * many traps) the program would otherwise hardly run at all.
  */
 static uint64_t next_interval(struct wt_thread *t)
 {
-	uint64_t T = period_ns();
+	uint64_t T = period_ns(), own = t->handler_ns_since_sample;
 
-	return T / 2 + wt_rand(&t->rng) % (T ? T : 1);
+	t->handler_ns_since_sample = 0;
+	return T / 2 + wt_rand(&t->rng) % (T ? T : 1) + own;
 }
 
 static void arm_timer(struct wt_thread *t)

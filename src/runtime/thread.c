@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/profile_out.h"
@@ -35,6 +36,12 @@ static int nregisters;
 static struct wt_thread *all_threads;
 static pthread_key_t thread_key;
 static __thread struct wt_thread *self __attribute__((tls_model("initial-exec")));
+static __thread int handler_depth __attribute__((tls_model("initial-exec")));
+
+int wt_in_handler(void)
+{
+	return handler_depth;
+}
 
 struct wt_thread *wt_self(void)
 {
@@ -53,15 +60,39 @@ static void *map(size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* CPU time a handler took: the sampler keeps witch's share of the thread's
+ * CPU time bounded with it, and the profile reports it. */
+static void charge(struct wt_thread *t, uint64_t start)
+{
+	uint64_t ns = thread_cpu_ns() - start;
+
+	t->st.handler_ns += ns;
+	t->handler_ns_since_sample += ns;
+}
+
 static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 {
 	struct wt_thread *t = self;
 	int saved = errno;
+	uint64_t start;
 
 	(void)sig;
 	(void)si;
-	if (t && t->ready && !wt_stopping)
+	handler_depth++;
+	if (t && t->ready && !wt_stopping) {
+		start = thread_cpu_ns();
 		wt_on_sample(t, ucv);
+		charge(t, start);
+	}
+	handler_depth--;
 	errno = saved;
 }
 
@@ -69,10 +100,16 @@ static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
 {
 	struct wt_thread *t = self;
 	int saved = errno;
+	uint64_t start;
 
 	(void)sig;
-	if (t && t->ready && !wt_stopping)
+	handler_depth++;
+	if (t && t->ready && !wt_stopping) {
+		start = thread_cpu_ns();
 		wt_on_trap(t, si->si_fd, ucv);
+		charge(t, start);
+	}
+	handler_depth--;
 	errno = saved;
 }
 

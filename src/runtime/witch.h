@@ -48,6 +48,7 @@ struct wt_stats {
 	uint64_t traps_unresolved;
 	uint64_t traps_lost;
 	uint64_t stores_ignored;
+	uint64_t handler_ns;		/* CPU time spent in witch's handlers */
 	uint64_t arm_failed;
 };
 
@@ -114,6 +115,7 @@ struct wt_thread {
 	struct wt_cct cct;
 	struct wd_pc_cache *pc_cache;
 	struct wt_stats st;
+	uint64_t handler_ns_since_sample;	/* handler CPU time since the timer was armed */
 	stack_t altstack;
 };
 
@@ -122,6 +124,7 @@ extern int wt_sig_sample, wt_sig_trap;
 extern volatile int wt_stopping;
 
 /* thread.c: process life cycle */
+int wt_in_handler(void);	/* inside witch's own signal handler on this thread */
 void wt_process_exit(int complete);
 void wt_before_exec(void);
 void wt_exec_failed(void);

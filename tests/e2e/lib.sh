@@ -60,3 +60,19 @@ json() { jq -r "$2" "$1"; }
 
 # Line number of the line containing MARKER in a source file.
 line_of() { grep -n -- "$2" "$1" | head -n 1 | cut -d: -f1; }
+
+# bounded SECONDS CMD...: run CMD in a process group of its own; after
+# SECONDS kill the whole group (a hung target included). Status 137 then.
+bounded() {
+	_secs=$1
+	shift
+	setsid "$@" &
+	_pid=$!
+	( sleep "$_secs"; kill -9 -- -"$_pid" 2>/dev/null ) &
+	_dog=$!
+	wait "$_pid"
+	_st=$?
+	kill "$_dog" 2>/dev/null
+	wait "$_dog" 2>/dev/null
+	return $_st
+}
