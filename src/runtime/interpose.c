@@ -232,46 +232,38 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 
 /* --- exec and _exit ---------------------------------------------------- */
 
+/* Write the profile, then exec; if exec comes back (it failed), the image
+ * goes on and takes the profile back. */
+#define AROUND_EXEC(call)                  \
+	do {                               \
+		int rc_, e_;               \
+		wt_before_exec();          \
+		rc_ = (call);              \
+		e_ = errno;                \
+		wt_exec_failed();          \
+		errno = e_;                \
+		return rc_;                \
+	} while (0)
+
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	int rc, e;
-
 	if (!real_execve)
 		wt_interpose_resolve();
-	wt_before_exec();
-	rc = real_execve(path, argv, envp);
-	e = errno;
-	wt_exec_failed();
-	errno = e;
-	return rc;
+	AROUND_EXEC(real_execve(path, argv, envp));
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	int rc, e;
-
 	if (!real_execvpe)
 		wt_interpose_resolve();
-	wt_before_exec();
-	rc = real_execvpe(file, argv, envp);
-	e = errno;
-	wt_exec_failed();
-	errno = e;
-	return rc;
+	AROUND_EXEC(real_execvpe(file, argv, envp));
 }
 
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	int rc, e;
-
 	if (!real_fexecve)
 		wt_interpose_resolve();
-	wt_before_exec();
-	rc = real_fexecve(fd, argv, envp);
-	e = errno;
-	wt_exec_failed();
-	errno = e;
-	return rc;
+	AROUND_EXEC(real_fexecve(fd, argv, envp));
 }
 
 EXPORT int execv(const char *path, char *const argv[])

@@ -3,17 +3,6 @@
 # wrong, a non-zero exit, and no profile left behind as if valid.
 . "$(dirname "$0")/lib.sh"
 
-# expect_error DESCRIPTION REGEX witch-args...
-expect_error() {
-	desc=$1 re=$2
-	shift 2
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	st=$?
-	[ "$st" -ne 0 ]; ok $? "$desc: non-zero exit ($st)"
-	is "$(wc -l <"$TMP/err" | tr -d ' ')" 1 "$desc: exactly one line on stderr"
-	like "$(cat "$TMP/err")" "$re" "$desc: says what is wrong"
-}
-
 expect_error "no command" 'no program given' "$WITCH" record
 expect_error "no subcommand" 'no command given' "$WITCH"
 expect_error "unknown subcommand" "unknown command 'frobnicate'" "$WITCH" frobnicate

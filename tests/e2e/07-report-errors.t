@@ -3,16 +3,6 @@
 # non-zero exit, never a crash.
 . "$(dirname "$0")/lib.sh"
 
-expect_error() {
-	desc=$1 re=$2
-	shift 2
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	st=$?
-	[ "$st" -ne 0 ] && [ "$st" -lt 128 ]; ok $? "$desc: non-zero exit, no crash ($st)"
-	is "$(wc -l <"$TMP/err" | tr -d ' ')" 1 "$desc: exactly one line on stderr"
-	like "$(cat "$TMP/err")" "$re" "$desc: says what is wrong"
-}
-
 "$WITCH" record --quiet -o "$TMP/good" -- "$PROGS/passthrough" </dev/null >/dev/null 2>&1
 good=$(ls "$TMP"/good/*.witch)
 "$WITCH" report "$good" >/dev/null

@@ -76,3 +76,15 @@ bounded() {
 	wait "$_dog" 2>/dev/null
 	return $_st
 }
+
+# expect_error DESCRIPTION REGEX CMD...: CMD fails (not by a crash), with
+# exactly one line on stderr that matches REGEX.
+expect_error() {
+	desc=$1 re=$2
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	[ "$st" -ne 0 ] && [ "$st" -lt 128 ]; ok $? "$desc: non-zero exit, no crash ($st)"
+	is "$(wc -l <"$TMP/err" | tr -d ' ')" 1 "$desc: exactly one line on stderr"
+	like "$(cat "$TMP/err")" "$re" "$desc: says what is wrong"
+}
