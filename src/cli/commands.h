@@ -8,5 +8,6 @@
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

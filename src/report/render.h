@@ -16,4 +16,7 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 int wr_render_json(FILE *out, const struct wr_report *r,
 		   struct wr_symbolizer *s, size_t top);
 
+/* A JSON string literal for str (null for NULL). */
+void wr_json_string(FILE *out, const char *str);
+
 #endif

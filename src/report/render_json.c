@@ -40,7 +40,7 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-static void put_string(FILE *out, const char *str)
+void wr_json_string(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
@@ -77,7 +77,7 @@ static void put_key(FILE *out, const char *key, int *first)
 	if (!*first)
 		fputc(',', out);
 	*first = 0;
-	put_string(out, key);
+	wr_json_string(out, key);
 	fputc(':', out);
 }
 
@@ -104,16 +104,16 @@ static void put_frames(FILE *out, const struct wr_report *r,
 
 		fputs(i ? ",{" : "{", out);
 		put_key(out, "function", &first);
-		put_string(out, f[i].function);
+		wr_json_string(out, f[i].function);
 		put_key(out, "file", &first);
-		put_string(out, f[i].file);
+		wr_json_string(out, f[i].file);
 		put_key(out, "line", &first);
 		if (f[i].line)
 			fprintf(out, "%d", f[i].line);
 		else
 			fputs("null", out);
 		put_key(out, "module", &first);
-		put_string(out, f[i].module >= 0 ? r->mods[f[i].module].path
+		wr_json_string(out, f[i].module >= 0 ? r->mods[f[i].module].path
 						 : NULL);
 		put_key(out, "offset", &first);
 		fprintf(out, "\"0x%llx\"", (unsigned long long)f[i].offset);
@@ -162,7 +162,7 @@ static void put_args(FILE *out, const struct wr_process *p)
 	for (i = 0; i < p->nargs; i++) {
 		if (i)
 			fputc(',', out);
-		put_string(out, p->args[i]);
+		wr_json_string(out, p->args[i]);
 	}
 	fputc(']', out);
 }
@@ -171,13 +171,13 @@ static void put_processes(FILE *out, const struct wr_report *r)
 {
 	size_t i, j;
 
-	put_string(out, "processes");
+	wr_json_string(out, "processes");
 	fputs(":[", out);
 	for (i = 0; i < r->nprocs; i++)
 		fprintf(out, "%s%llu", i ? "," : "",
 			(unsigned long long)r->procs[i].pid);
 	fputs("],", out);
-	put_string(out, "process_details");
+	wr_json_string(out, "process_details");
 	fputs(":[", out);
 	for (i = 0; i < r->nprocs; i++) {
 		const struct wr_process *p = &r->procs[i];
@@ -187,9 +187,9 @@ static void put_processes(FILE *out, const struct wr_report *r)
 		put_key(out, "pid", &first);
 		fprintf(out, "%llu", (unsigned long long)p->pid);
 		put_key(out, "profile", &first);
-		put_string(out, p->file);
+		wr_json_string(out, p->file);
 		put_key(out, "status", &first);
-		put_string(out, p->incomplete ? "incomplete" : "complete");
+		wr_json_string(out, p->incomplete ? "incomplete" : "complete");
 		put_key(out, "command", &first);
 		put_args(out, p);
 		put_key(out, "threads", &first);
@@ -258,9 +258,9 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 
 	fputc('{', out);
 	put_key(out, "tool", &first);
-	put_string(out, r->tool->name);
+	wr_json_string(out, r->tool->name);
 	put_key(out, "source", &first);
-	put_string(out, r->source);
+	wr_json_string(out, r->source);
 	put_key(out, "rate_hz", &first);
 	fprintf(out, "%llu", (unsigned long long)r->rate_hz);
 	put_key(out, "period", &first);

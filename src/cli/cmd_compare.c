@@ -1,0 +1,104 @@
+/*
+ * cmd_compare.c - `witch compare SAMPLED REFERENCE`: how far a sampled
+ * profile is from an exhaustive one (or any two profiles of one kind).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "report/compare.h"
+#include "report/report.h"
+#include "report/symbolize.h"
+
+#define USAGE "usage: witch compare [--top=N] [--full-contexts] [--format=text|json] SAMPLED REFERENCE"
+
+static int fail(const char *msg, const char *arg)
+{
+	fprintf(stderr, "witch compare: %s%s\n", msg, arg);
+	return 1;
+}
+
+static int load(struct wr_side *side, char *path, int full, char *err, size_t errlen)
+{
+	side->r = wr_report_new();
+	if (!side->r)
+		return snprintf(err, errlen, "out of memory"), -1;
+	if (wr_load(side->r, &path, 1, err, errlen) || wr_report_finish(side->r))
+		return -1;
+	side->s = wr_sym_new(side->r, stderr);
+	if (!side->s || wr_side_sites(side, full))
+		return snprintf(err, errlen, "out of memory"), -1;
+	return 0;
+}
+
+static void unload(struct wr_side *side)
+{
+	wr_side_free(side);
+	if (side->s)
+		wr_sym_free(side->s);
+	if (side->r)
+		wr_report_free(side->r);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct wr_comparison c;
+	char *paths[2], err[1024];
+	int i, np = 0, full = 0, json = 0, rc = 0;
+	long top = 5;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--top=", 6)) {
+			char *end;
+
+			errno = 0;
+			top = strtol(a + 6, &end, 10);
+			if (!a[6] || *end || errno || top < 1)
+				return fail("--top needs a positive whole number, not ", a + 6);
+		} else if (!strcmp(a, "--full-contexts")) {
+			full = 1;
+		} else if (!strcmp(a, "--format=json")) {
+			json = 1;
+		} else if (!strcmp(a, "--format=text")) {
+			json = 0;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("%s\n\nCompares the redundancy and the top pairs of a sampled profile with a "
+			       "reference\n(exhaustive) one of the same program and kind. Pairs match on the "
+			       "source\nlocations of their watch and trap sites (the first frame outside "
+			       "glibc's\nstring routines); --full-contexts matches whole calling contexts.\n",
+			       USAGE);
+			return 0;
+		} else if (a[0] == '-' && a[1]) {
+			return fail("unknown option; " USAGE ": ", a);
+		} else if (np < 2) {
+			paths[np++] = argv[i];
+		} else {
+			return fail("give exactly two profiles; ", USAGE);
+		}
+	}
+	if (np != 2)
+		return fail("give two profiles (sampled, then reference); ", USAGE);
+	memset(&c, 0, sizeof(c));
+	if (load(&c.a, paths[0], full, err, sizeof(err)) || load(&c.b, paths[1], full, err, sizeof(err))) {
+		rc = fail(err, "");
+	} else if (strcmp(c.a.r->tool->what, c.b.r->tool->what)) {
+		snprintf(err, sizeof(err), "%s measures %s but %s measures %s; compare profiles of one kind",
+			 paths[0], c.a.r->tool->what, paths[1], c.b.r->tool->what);
+		rc = fail(err, "");
+	} else {
+		wr_compare(&c, (size_t)top);
+		if (json)
+			wr_render_compare_json(stdout, &c);
+		else
+			wr_render_compare_text(stdout, &c);
+		if (fflush(stdout) || ferror(stdout))
+			rc = fail("cannot write the comparison: ", strerror(errno));
+	}
+	unload(&c.a);
+	unload(&c.b);
+	return rc;
+}

@@ -1,0 +1,155 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/report.h"
+#include "report/symbolize.h"
+
+/* glibc's string and memory routines, whose variants differ by CPU feature. */
+static int is_libc_string_routine(const struct wr_report *r, const struct wr_frame *f)
+{
+	static const char *const prefixes[] = { "__mem", "__str", "__stp", "__wmem", "__wcs",
+						"__raw", "mem", "str", "stp", "wmem", "wcs" };
+	const char *mod;
+	size_t i;
+
+	if (f->module < 0 || !f->function)
+		return 0;
+	mod = wr_basename(r->mods[f->module].path);
+	if (strncmp(mod, "libc.so", 7) && strncmp(mod, "libc-", 5))
+		return 0;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(f->function, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+/* "function (file:line)" of one frame, appended to buf. */
+static void put_frame(char *buf, size_t cap, const struct wr_frame *f)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, cap - n, "%s%s (%s:%d)", n ? " <- " : "", f->function ? f->function : "??",
+		 f->file ? wr_basename(f->file) : "??", f->line);
+}
+
+static int context_key(struct wr_side *side, uint32_t ctx, int full, char *buf, size_t cap)
+{
+	const struct wr_frame *f;
+	long n = wr_sym_context(side->s, ctx, &f), i = 0;
+
+	buf[0] = 0;
+	if (n < 0)
+		return -1;
+	if (full) {
+		for (i = 0; i < n; i++)
+			put_frame(buf, cap, &f[i]);
+		return 0;
+	}
+	while (i + 1 < n && is_libc_string_routine(side->r, &f[i]))
+		i++;
+	if (n > 0)
+		put_frame(buf, cap, &f[i]);
+	return 0;
+}
+
+static int by_key(const void *x, const void *y)
+{
+	return strcmp(((const struct wr_site_share *)x)->key, ((const struct wr_site_share *)y)->key);
+}
+
+static int by_share(const void *x, const void *y)
+{
+	const struct wr_site_share *a = x, *b = y;
+
+	if (a->share != b->share)
+		return a->share > b->share ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+int wr_side_sites(struct wr_side *side, int full)
+{
+	const struct wr_report *r = side->r;
+	uint64_t all = wr_all_waste(r->waste_milli, r->approx_milli);
+	char watch[4096], trap[4096];
+	size_t i, n = 0;
+
+	side->redundancy = wr_redundancy(r->waste_milli, wr_all_waste(r->use_milli, r->approx_milli));
+	side->sites = calloc(r->nwaste ? r->nwaste : 1, sizeof(*side->sites));
+	if (!side->sites)
+		return -1;
+	for (i = 0; i < r->nwaste; i++) {
+		const struct wr_pair *p = &r->pairs[r->ranked[i]];
+		size_t len;
+
+		if (context_key(side, p->watch, full, watch, sizeof(watch)) ||
+		    context_key(side, p->trap, full, trap, sizeof(trap)))
+			return -1;
+		len = strlen(watch) + strlen(trap) + 8;
+		side->sites[n].key = malloc(len);
+		if (!side->sites[n].key)
+			return -1;
+		snprintf(side->sites[n].key, len, "%s => %s", watch, trap);
+		side->sites[n].share = all ? (double)wr_all_waste(p->waste_milli, p->approx_milli) /
+						     (double)all
+					   : 0;
+		n++;
+	}
+	/* Pairs whose contexts differ only where keys do not look merge. */
+	qsort(side->sites, n, sizeof(*side->sites), by_key);
+	side->nsites = 0;
+	for (i = 0; i < n; i++) {
+		struct wr_site_share *last = side->nsites ? &side->sites[side->nsites - 1] : NULL;
+
+		if (last && !strcmp(last->key, side->sites[i].key)) {
+			last->share += side->sites[i].share;
+			free(side->sites[i].key);
+		} else {
+			side->sites[side->nsites++] = side->sites[i];
+		}
+	}
+	qsort(side->sites, side->nsites, sizeof(*side->sites), by_share);
+	for (i = 0; i < side->nsites; i++)
+		side->sites[i].rank = i + 1;
+	return 0;
+}
+
+void wr_side_free(struct wr_side *side)
+{
+	size_t i;
+
+	for (i = 0; i < side->nsites; i++)
+		free(side->sites[i].key);
+	free(side->sites);
+	side->sites = NULL;
+	side->nsites = 0;
+}
+
+const struct wr_site_share *wr_compare_find(const struct wr_side *a, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < a->nsites; i++)
+		if (!strcmp(a->sites[i].key, key))
+			return &a->sites[i];
+	return NULL;
+}
+
+void wr_compare(struct wr_comparison *c, size_t top)
+{
+	size_t n = top < c->b.nsites ? top : c->b.nsites, i;
+	double d2 = 0;
+
+	c->top = top;
+	c->found = 0;
+	for (i = 0; i < n; i++) {
+		const struct wr_site_share *s = wr_compare_find(&c->a, c->b.sites[i].key);
+		/* A site the sampled run missed ranks just after everything it has. */
+		double ra = s && s->rank <= n ? (double)s->rank : (double)n + 1, rb = (double)(i + 1);
+
+		c->found += s != NULL;
+		d2 += (ra - rb) * (ra - rb);
+	}
+	c->spearman = n >= 2 ? 1.0 - 6.0 * d2 / ((double)n * ((double)n * n - 1)) : NAN;
+}

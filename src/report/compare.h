@@ -1,0 +1,54 @@
+/*
+ * compare.h - how far a sampled profile is from the exhaustive truth.
+ *
+ * Both sides are reduced to "sites": a pair's watch and trap contexts
+ * named by source location. By default a context's site is its first frame
+ * outside glibc's string and memory routines (memset, memcpy, strlen...):
+ * glibc picks different variants of those natively and under valgrind
+ * (AVX-512 vs AVX2), so the function that called them is what matches.
+ * With full contexts, every frame counts.
+ */
+#ifndef WITCH_REPORT_COMPARE_H
+#define WITCH_REPORT_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct wr_report;
+struct wr_symbolizer;
+
+struct wr_site_share {
+	char *key;		/* "watch site => trap site" */
+	double share;		/* of all waste on its side, 0..1 */
+	size_t rank;		/* 1 = most waste */
+};
+
+struct wr_side {
+	struct wr_report *r;
+	struct wr_symbolizer *s;
+	struct wr_site_share *sites;	/* by share, most first */
+	size_t nsites;
+	double redundancy;	/* Eq. 1, exact waste / all observed */
+};
+
+struct wr_comparison {
+	struct wr_side a, b;	/* a: sampled, b: exhaustive (the reference) */
+	size_t top;		/* N */
+	size_t found;		/* of b's top N, how many a has at all */
+	double spearman;	/* rank correlation over b's top N (NaN: fewer than 2) */
+};
+
+/* Reduce one loaded report to sites. Returns 0, or -1 when out of memory. */
+int wr_side_sites(struct wr_side *side, int full_contexts);
+void wr_side_free(struct wr_side *side);
+
+/* The site b's i-th site has in a, or NULL. */
+const struct wr_site_share *wr_compare_find(const struct wr_side *a, const char *key);
+
+/* Fill found and spearman for the top N of b. */
+void wr_compare(struct wr_comparison *c, size_t top);
+
+void wr_render_compare_text(FILE *out, const struct wr_comparison *c);
+void wr_render_compare_json(FILE *out, const struct wr_comparison *c);
+
+#endif

@@ -1,0 +1,26 @@
+#!/bin/sh
+# witch compare: redundancy of each side and the difference, how many of the
+# reference's top pairs the other side found, share errors, rank
+# correlation; pairs match on source sites (or full contexts).
+. "$(dirname "$0")/lib.sh"
+
+"$WITCH" record --quiet --rate=2000 -o "$TMP/a" -- "$PROGS/fig2" 1500 >/dev/null
+"$WITCH" record --quiet --rate=2000 -o "$TMP/b" -- "$PROGS/fig2" 1500 >/dev/null
+"$WITCH" compare --format=json "$TMP/a" "$TMP/b" >"$TMP/c.json"
+ok $? "witch compare --format=json"
+is "$(json "$TMP/c.json" '.found')" 3 "both runs find the three dead sites"
+is "$(json "$TMP/c.json" '.top')" 3 "the reference has three pairs"
+within "$(json "$TMP/c.json" '.difference_points | if . < 0 then -. else . end')" 0 7 "dead fractions agree"
+within "$(json "$TMP/c.json" '[.pairs[].error_points | if . < 0 then -. else . end] | max')" 0 12 "share errors are small"
+within "$(json "$TMP/c.json" '.spearman')" 0.4 1 "rank correlation"
+like "$(json "$TMP/c.json" '.pairs[0].pair')" '^dead_a \(fig2.c:[0-9]+\) => live_a \(fig2.c:[0-9]+\)$' "pairs are named by source site"
+"$WITCH" compare --full-contexts --format=json "$TMP/a" "$TMP/b" >"$TMP/f.json"
+like "$(json "$TMP/f.json" '.pairs[0].pair')" 'dead_a .* <- main \(fig2.c:[0-9]+\).* => ' "--full-contexts names every frame"
+"$WITCH" compare "$TMP/a" "$TMP/b" >"$TMP/c.txt"
+like "$(cat "$TMP/c.txt")" 'top 5 reference pairs found by the sampled run: 3 of 3' "text output"
+
+"$WITCH" record --quiet --craft=silent -o "$TMP/s" -- "$PROGS/silent" 200 >/dev/null
+expect_error "different kinds" 'measures dead stores but .* measures silent stores' "$WITCH" compare "$TMP/a" "$TMP/s"
+expect_error "one profile" 'give two profiles' "$WITCH" compare "$TMP/a"
+expect_error "bad --top" '--top needs a positive whole number' "$WITCH" compare --top=0 "$TMP/a" "$TMP/b"
+done_testing
