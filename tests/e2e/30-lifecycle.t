@@ -28,9 +28,12 @@ ending() {
 ending exit 4 complete
 ending return 0 complete
 ending _exit 3 complete
+ending thread-exit 6 complete
 ending segv 139 incomplete
+ending fpe 136 incomplete
 ending abort 134 incomplete
 ending term 143 incomplete
+ending int 130 incomplete
 
 rm -rf "$TMP/p"
 "$WITCH" record --quiet -o "$TMP/p" -- "$p" exec >"$TMP/w.out" 2>/dev/null

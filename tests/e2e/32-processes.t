@@ -21,6 +21,11 @@ is "$(json "$TMP/one.json" '.pairs[0].watch[0].function')" first "and its pairs"
 is "$(ls "$TMP/nf" | grep -c '\.witch$')" 1 "--no-follow: only the first process"
 ls "$TMP/nf" | grep -q '^sh-'; ok $? "--no-follow: and that is the shell"
 
+"$WITCH" record --quiet -o "$TMP/pipe" -- sh -c "'$PROGS/passthrough' 0 0 x </dev/null 2>/dev/null | '$PROGS/passthrough' 7 >'$TMP/pipe.out' 2>/dev/null"
+is "$?" 7 "witch record -- sh -c 'a | b': the pipeline's status"
+like "$(cat "$TMP/pipe.out")" 'got: arg 3: \[x\]' "data flows through the pipe"
+within "$(ls "$TMP/pipe" | grep -c '^passthrough-.*\.witch$')" 2 2 "both ends of the pipe left a profile"
+
 printf 'all: a b\na:\n\t%s 150 >/dev/null\nb:\n\t%s 150 >/dev/null\n' "$PROGS/listing2" "$PROGS/nodead" >"$TMP/Makefile"
 "$WITCH" record --quiet -o "$TMP/mk" -- make -s -j2 -C "$TMP" >/dev/null
 ok $? "witch record -- make -j2"

@@ -3,12 +3,14 @@
  * says, so the tests can check that every ending leaves a profile and the
  * program's own exit status or death signal.
  *
- *   exit, return, _exit, segv, abort, term, exec (execs /bin/echo), fork
+ *   exit, return, _exit, segv, fpe, abort, term, int, thread-exit (another
+ *   thread calls exit), exec (execs /bin/echo), fork
  *   (the child does the work), handlers (installs handlers, blocks every
  *   signal while working, prints what it observes), sleep (nanosleep and
  *   read in a loop with its own SIGALRM and SIGRTMIN handlers).
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,12 @@ __attribute__((noipa)) static void dead_work(int reps)
 		for (int i = 0; i < N; i++)
 			buf[i] = r;	/* killed by the next round */
 	}
+}
+
+static void *exit_from_thread(void *arg)
+{
+	(void)arg;
+	exit(6);
 }
 
 static void on_alarm(int sig)
@@ -114,10 +122,23 @@ int main(int argc, char **argv)
 		_exit(3);
 	if (!strcmp(mode, "segv"))
 		*(volatile int *)(long)argc = 0;	/* address 2: a fault */
+	if (!strcmp(mode, "fpe")) {
+		volatile int zero = argc - 2, hundred = 100;
+
+		printf("%d\n", hundred / zero);
+	}
 	if (!strcmp(mode, "abort"))
 		abort();
 	if (!strcmp(mode, "term"))
 		kill(getpid(), SIGTERM);
+	if (!strcmp(mode, "int"))
+		kill(getpid(), SIGINT);
+	if (!strcmp(mode, "thread-exit")) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, exit_from_thread, NULL);
+		pthread_join(t, NULL);
+	}
 	if (!strcmp(mode, "exec")) {
 		execl("/bin/echo", "echo", "exec'd", (char *)NULL);
 		return 99;
