@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -163,6 +164,13 @@ static void write_stats(void)
 	stat_line("traps_lost", sum.traps_lost);
 	stat_line("stores_ignored", sum.stores_ignored);
 	stat_line("handler_ns", sum.handler_ns);
+	{
+		struct rusage ru;
+
+		/* The process's own peak, for overhead figures without the CLI. */
+		if (getrusage(RUSAGE_SELF, &ru) == 0)
+			stat_line("peak_rss_kb", (uint64_t)ru.ru_maxrss);
+	}
 	stat_line("arm_failed", sum.arm_failed);
 	stat_line("threads", threads);
 	stat_line("threads_unsampled", (uint64_t)unsampled_threads);
