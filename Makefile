@@ -24,7 +24,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 PROG_SRC = $(wildcard tests/progs/*.c examples/*.c)
 PROG_BIN = $(patsubst %.c,$(B)/progs/%,$(notdir $(PROG_SRC)))
 
-all: $(B)/bin/witch $(B)/lib/witch/libwitch.so
+all: $(B)/bin/witch $(B)/lib/witch/libwitch.so spy
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -88,7 +88,7 @@ check: deps
 	$(MAKE) all unit progs sanitize fuzz $(B)/bench/measure
 	prove -f --exec '' $(UNIT_BIN) $(SAN_BIN) tests/e2e/*.t
 
-install: all
+install: all install-spy
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/witch
 	install -m 755 $(B)/bin/witch $(DESTDIR)$(PREFIX)/bin/witch
 	install -m 755 $(B)/lib/witch/libwitch.so $(DESTDIR)$(PREFIX)/lib/witch/libwitch.so
@@ -105,5 +105,7 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all check install deps demo clean progs unit sanitize fuzz
+
+include src/spy/spy.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -9,5 +9,6 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_spy(int argc, char **argv);
 
 #endif

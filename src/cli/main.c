@@ -12,6 +12,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "record", cmd_record, "run a program and record wasted memory work (sampled, low overhead)" },
+	{ "spy", cmd_spy, "run a program under the exhaustive Valgrind tool (ground truth, 10-50x)" },
 	{ "report", cmd_report, "show a recorded profile as text or JSON" },
 	{ "compare", cmd_compare, "how far a sampled profile is from a reference one" },
 	{ "doctor", cmd_doctor, "check what this machine (and a program) lets witch do" },

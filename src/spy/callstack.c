@@ -1,0 +1,238 @@
+/*
+ * callstack.c - a shadow call stack per thread, built from the superblocks'
+ * jump kinds and kept honest by the stack pointer (as callgrind does).
+ *
+ * A call pushes (return address, SP at the callee's entry). Returns are
+ * not trusted to match calls: whenever the stack pointer is above a
+ * frame's slot, that frame is gone, whether by ret, longjmp, exceptions
+ * or a tail-called function returning for its caller. A signal handler
+ * runs above a marker so that its frames, possibly on another stack, do
+ * not unwind the interrupted code's.
+ *
+ * The context of an access is the path of return addresses down to the
+ * current frame plus the accessing instruction, interned in the CCT. Each
+ * superblock caches the leaf nodes of its accessing instructions for the
+ * last calling context it ran in: the common case costs a comparison.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+
+#include "spy.h"
+
+SpyThread *spy_threads;
+SpyThread *spy_cur;
+UInt spy_cur_node;
+Addr spy_cur_limit = ~(Addr)0;
+
+static SpyThread **by_tid;	/* live threads by Valgrind ThreadId */
+static UInt ntids;
+
+static SpyThread *new_thread(ThreadId tid)
+{
+	SpyThread *t = VG_(calloc)("witchspy.thread", 1, sizeof(*t));
+
+	t->tid = tid;
+	t->lwpid = 0;
+	t->cap = 64;
+	t->f = VG_(malloc)("witchspy.frames", t->cap * sizeof(SpyFrame));
+	spy_pairs_init(&t->pairs);
+	t->next = spy_threads;
+	spy_threads = t;
+	return t;
+}
+
+SpyThread *spy_thread(ThreadId tid)
+{
+	if (tid >= ntids) {
+		UInt n = tid + 16;
+
+		by_tid = VG_(realloc)("witchspy.tids", by_tid, n * sizeof(*by_tid));
+		VG_(memset)(by_tid + ntids, 0, (n - ntids) * sizeof(*by_tid));
+		ntids = n;
+	}
+	if (!by_tid[tid])
+		by_tid[tid] = new_thread(tid);
+	return by_tid[tid];
+}
+
+UInt spy_thread_node(SpyThread *t)
+{
+	return t->depth ? t->f[t->depth - 1].node : SPY_ROOT;
+}
+
+/* Refresh the mirrors the instrumentation reads. */
+static void mirror(SpyThread *t)
+{
+	if (t != spy_cur)
+		return;
+	spy_cur_node = spy_thread_node(t);
+	if (t->depth > t->sigbase)
+		spy_cur_limit = t->f[t->depth - 1].slot;
+	else if (t->nsig && !t->sig[t->nsig - 1].alt)
+		spy_cur_limit = t->sig[t->nsig - 1].sp - 1;
+	else
+		spy_cur_limit = ~(Addr)0;
+}
+
+void spy_thread_switch(ThreadId tid)
+{
+	SpyThread *t = spy_thread(tid);
+
+	if (!t->lwpid)
+		t->lwpid = VG_(gettid)();	/* we run on the client thread's own */
+	spy_cur = t;
+	mirror(t);
+}
+
+void spy_thread_exit(ThreadId tid)
+{
+	/* The record stays on spy_threads for the profile; a later thread
+	 * with the same ThreadId gets a new one. */
+	if (tid < ntids && by_tid[tid]) {
+		if (spy_cur == by_tid[tid])
+			spy_cur = NULL;
+		by_tid[tid] = NULL;
+	}
+}
+
+/* After fork only the forking thread exists, and the child starts a
+ * profile of its own: drop every other thread and all pairs. */
+void spy_threads_after_fork(ThreadId tid)
+{
+	SpyThread *t, *keep = tid < ntids ? by_tid[tid] : NULL, *next;
+
+	for (t = spy_threads; t; t = next) {
+		next = t->next;
+		if (t == keep)
+			continue;
+		VG_(free)(t->f);
+		spy_pairs_free(&t->pairs);
+		VG_(free)(t);
+	}
+	VG_(memset)(by_tid, 0, ntids * sizeof(*by_tid));
+	spy_threads = NULL;
+	if (keep) {
+		spy_pairs_free(&keep->pairs);
+		spy_pairs_init(&keep->pairs);
+		keep->lwpid = VG_(gettid)();
+		keep->next = NULL;
+		spy_threads = keep;
+		by_tid[tid] = keep;
+	}
+	spy_cur = keep;
+	if (keep)
+		mirror(keep);
+}
+
+static void pop(SpyThread *t)
+{
+	SpyFrame *f = &t->f[--t->depth];
+
+	if (UNLIKELY(f->realloc_pending))
+		spy_realloc_done(t, f);
+}
+
+/* Drop the frames the stack pointer has left behind. */
+void spy_unwind(SpyThread *t, Addr sp)
+{
+	for (;;) {
+		if (t->depth > t->sigbase && t->f[t->depth - 1].slot < sp) {
+			pop(t);
+			continue;
+		}
+		/* SP back at or above where the signal struck: the handler was
+		 * left without sigreturn (longjmp). */
+		if (t->depth == t->sigbase && t->nsig && !t->sig[t->nsig - 1].alt &&
+		    t->sig[t->nsig - 1].sp <= sp) {
+			t->nsig--;
+			t->sigbase = t->sig[t->nsig].prev_base;
+			continue;
+		}
+		break;
+	}
+	mirror(t);
+}
+
+UInt spy_context_at(SpyThread *t, Addr pc)
+{
+	return spy_cct_child(spy_thread_node(t), pc, DT_INT);
+}
+
+VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp)
+{
+	SpyThread *t = spy_cur;
+	UInt node, k;
+
+	if (sp > spy_cur_limit)
+		spy_unwind(t, sp);
+	node = spy_cur_node;
+	if (sb->cached == node)
+		return;
+	for (k = 0; k < sb->n; k++) {
+		UInt h = sb->handles[k];
+
+		sb->handles[k] = sb->alt_cached == node ? sb->alt[k]
+			       : spy_handle(spy_cct_child(node, sb->addr[k], sb->dtype[k]));
+		sb->alt[k] = h;
+	}
+	sb->alt_cached = sb->cached;
+	sb->cached = node;
+}
+
+/* At the end of a superblock ending in a call; sp points at the pushed
+ * return address. */
+VG_REGPARM(2) void spy_on_call(Addr ret, Addr sp)
+{
+	SpyThread *t = spy_cur;
+	SpyFrame *f;
+
+	/* A frame at or below this slot is over: the call reuses its place. */
+	if (sp >= spy_cur_limit)
+		spy_unwind(t, sp + 1);
+	if (t->depth == t->cap) {
+		t->cap *= 2;
+		t->f = VG_(realloc)("witchspy.frames", t->f, t->cap * sizeof(SpyFrame));
+	}
+	f = &t->f[t->depth];
+	f->ret = ret;
+	f->slot = sp;
+	f->node = spy_cct_child(spy_thread_node(t), ret, DT_INT);
+	f->realloc_pending = 0;
+	t->depth++;
+	mirror(t);
+}
+
+void spy_signal_enter(ThreadId tid, Bool alt)
+{
+	SpyThread *t = spy_thread(tid);
+	SpySigMark *m;
+
+	if (t->nsig == SPY_MAX_SIGNEST)
+		return;
+	spy_unwind(t, VG_(get_SP)(tid));
+	m = &t->sig[t->nsig++];
+	m->sp = VG_(get_SP)(tid);
+	m->prev_base = t->sigbase;
+	m->base = t->depth;
+	m->alt = alt;
+	t->sigbase = t->depth;
+	mirror(t);
+}
+
+void spy_signal_leave(ThreadId tid)
+{
+	SpyThread *t = spy_thread(tid);
+	SpySigMark *m;
+
+	if (!t->nsig)
+		return;
+	m = &t->sig[--t->nsig];
+	while (t->depth > m->base)
+		pop(t);
+	t->sigbase = m->prev_base;
+	mirror(t);
+}

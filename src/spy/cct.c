@@ -1,0 +1,215 @@
+/*
+ * cct.c - the calling context tree shared by all threads (Valgrind runs
+ * one thread at a time), the per-thread tables of context pairs, and the
+ * ELF objects that nodes point into.
+ *
+ * A node is (parent, pc): return addresses on the way down, the accessing
+ * instruction at the leaf. Its module and ELF offset are fixed when it is
+ * created, while Valgrind still knows the object, so an object unloaded
+ * before the end is still named in the profile.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+
+#include "spy.h"
+
+SpyNode *spy_nodes;
+UInt spy_nnodes;
+ULong spy_nodes_dropped;
+SpyModule *spy_mods;
+Int spy_nmods;
+
+#define NO_ID 0xffffffffu
+#define MAX_NODES 0x7fffffffu
+
+static UInt node_cap;
+static UInt *node_hash;
+static UInt node_mask;
+static Int mods_cap;
+static Int last_mod = -1;
+
+static inline UWord mix(UWord a, UWord b)
+{
+	UWord h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL);
+
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	return h ^ (h >> 32);
+}
+
+static UInt *new_table(UInt slots)
+{
+	UInt *t = VG_(malloc)("witchspy.hash", slots * sizeof(UInt));
+
+	VG_(memset)(t, 0xff, slots * sizeof(UInt));
+	return t;
+}
+
+void spy_cct_init(void)
+{
+	node_cap = 1 << 16;
+	spy_nodes = VG_(malloc)("witchspy.nodes", node_cap * sizeof(SpyNode));
+	node_mask = (1 << 17) - 1;
+	node_hash = new_table(node_mask + 1);
+	spy_nodes[0].pc = 0;
+	spy_nodes[0].parent = NO_ID;
+	spy_nodes[0].module = -1;
+	spy_nodes[0].dtype = DT_INT;
+	spy_nnodes = 1;
+}
+
+static void grow_node_hash(void)
+{
+	UInt i;
+
+	VG_(free)(node_hash);
+	node_mask = node_mask * 2 + 1;
+	node_hash = new_table(node_mask + 1);
+	for (i = 1; i < spy_nnodes; i++) {
+		UWord h = mix(spy_nodes[i].parent, spy_nodes[i].pc) & node_mask;
+
+		while (node_hash[h] != NO_ID)
+			h = (h + 1) & node_mask;
+		node_hash[h] = i;
+	}
+}
+
+/* The object holding pc, as an index in spy_mods, or -1. */
+static Int module_of(Addr pc)
+{
+	DebugInfo *di;
+	const HChar *path;
+	Addr lo, hi;
+	Int i;
+
+	if (last_mod >= 0 && pc >= spy_mods[last_mod].lo && pc < spy_mods[last_mod].hi)
+		return last_mod;
+	for (i = 0; i < spy_nmods; i++)
+		if (pc >= spy_mods[i].lo && pc < spy_mods[i].hi)
+			return last_mod = i;
+	di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), pc);
+	if (!di)
+		return -1;
+	path = VG_(DebugInfo_get_filename)(di);
+	lo = VG_(DebugInfo_get_text_avma)(di);
+	hi = lo + VG_(DebugInfo_get_text_size)(di);
+	if (!path || pc < lo || pc >= hi)
+		return -1;
+	if (spy_nmods == mods_cap) {
+		mods_cap = mods_cap ? 2 * mods_cap : 32;
+		spy_mods = VG_(realloc)("witchspy.mods", spy_mods, mods_cap * sizeof(SpyModule));
+	}
+	spy_mods[spy_nmods].path = VG_(strdup)("witchspy.mods.path", path);
+	/* All segments of an ELF object share one bias; the text's is it. */
+	spy_mods[spy_nmods].bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
+	spy_mods[spy_nmods].lo = lo;
+	spy_mods[spy_nmods].hi = hi;
+	spy_mods[spy_nmods].id = -1;
+	return last_mod = spy_nmods++;
+}
+
+UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
+{
+	UWord h;
+	UInt id;
+
+	for (h = mix(parent, pc) & node_mask; (id = node_hash[h]) != NO_ID; h = (h + 1) & node_mask)
+		if (spy_nodes[id].parent == parent && spy_nodes[id].pc == pc)
+			return id;
+	if (spy_nnodes >= MAX_NODES) {
+		spy_nodes_dropped++;
+		return parent ? parent : 1;
+	}
+	if (spy_nnodes == node_cap) {
+		node_cap *= 2;
+		spy_nodes = VG_(realloc)("witchspy.nodes", spy_nodes, node_cap * sizeof(SpyNode));
+	}
+	id = spy_nnodes++;
+	spy_nodes[id].pc = pc;
+	spy_nodes[id].parent = parent;
+	spy_nodes[id].module = module_of(pc);
+	spy_nodes[id].dtype = dtype;
+	node_hash[h] = id;
+	if (2 * spy_nnodes > node_mask)
+		grow_node_hash();
+	return id;
+}
+
+/* ---- pairs ---- */
+
+void spy_pairs_init(SpyPairTab *t)
+{
+	t->cap = 256;
+	t->v = VG_(malloc)("witchspy.pairs", t->cap * sizeof(SpyPair));
+	t->n = 0;
+	t->mask = 511;
+	t->hash = new_table(t->mask + 1);
+	VG_(memset)(t->cache, 0, sizeof(t->cache));
+}
+
+void spy_pairs_free(SpyPairTab *t)
+{
+	VG_(free)(t->v);
+	VG_(free)(t->hash);
+	VG_(memset)(t, 0, sizeof(*t));
+}
+
+static void grow_pair_hash(SpyPairTab *t)
+{
+	UInt i;
+
+	VG_(free)(t->hash);
+	t->mask = t->mask * 2 + 1;
+	t->hash = new_table(t->mask + 1);
+	for (i = 0; i < t->n; i++) {
+		UWord h = mix(t->v[i].watch, t->v[i].trap) & t->mask;
+
+		while (t->hash[h] != NO_ID)
+			h = (h + 1) & t->mask;
+		t->hash[h] = i;
+	}
+}
+
+SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap)
+{
+	UWord h;
+	UInt id;
+	SpyPair *p;
+
+	for (h = mix(watch, trap) & t->mask; (id = t->hash[h]) != NO_ID; h = (h + 1) & t->mask)
+		if (t->v[id].watch == watch && t->v[id].trap == trap) {
+			t->cache[spy_pair_slot(watch, trap)] = id + 1;
+			return &t->v[id];
+		}
+	if (t->n == t->cap) {
+		t->cap *= 2;
+		t->v = VG_(realloc)("witchspy.pairs", t->v, t->cap * sizeof(SpyPair));
+	}
+	id = t->n++;
+	p = &t->v[id];
+	VG_(memset)(p, 0, sizeof(*p));
+	p->watch = watch;
+	p->trap = trap;
+	t->hash[h] = id;
+	t->cache[spy_pair_slot(watch, trap)] = id + 1;
+	if (2 * t->n > t->mask)
+		grow_pair_hash(t);
+	return p;
+}
+
+/* LoadSpy packs a 24-bit handle with a byte: contexts beyond that share one
+ * node (counted; no program measured comes near 16 million). */
+UInt spy_handle(UInt node)
+{
+	static UInt overflow;
+
+	if (spy_cfg.tool != SPY_LOAD || node < (1u << 24))
+		return node;
+	spy_st.handles_overflowed++;
+	if (!overflow)
+		overflow = spy_cct_child(SPY_ROOT, 0, DT_INT);
+	return overflow < (1u << 24) ? overflow : 1;
+}

@@ -1,0 +1,278 @@
+/*
+ * spy.h - witchspy, the exhaustive Valgrind tool: what its parts share.
+ *
+ * Only VG_(...) APIs: a Valgrind tool is linked without libc.
+ *
+ *   spy_main.c   registration, options, the core's memory events, fini
+ *   instrument.c VEX instrumentation: which helper runs before which access
+ *   analysis.c   the helpers: DeadSpy, RedSpy and LoadSpy per byte
+ *   shadow.c     per-byte context handles, a lazily filled two-level table
+ *   callstack.c  per-thread shadow call stacks (call/ret checked against SP)
+ *   cct.c        the calling context tree, context pairs, modules
+ *   heap.c       glibc free/realloc: freed blocks forget their history
+ *   profile.c    the profile file (docs/profile-format.md)
+ */
+#ifndef WITCHSPY_H
+#define WITCHSPY_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+enum spy_tool { SPY_DEAD, SPY_SILENT, SPY_LOAD };
+
+/* What an access holds, for approximate comparison of floating point. */
+enum spy_dtype { DT_INT = 0, DT_F32, DT_F64 };
+
+struct spy_config {
+	int tool;		/* enum spy_tool */
+	double approx;		/* relative tolerance; 0 compares exactly */
+	const HChar *outdir;
+	Bool stack_clear;	/* frames popped off the stack forget their history */
+	Bool heap_clear;	/* glibc free()d blocks forget their history */
+};
+extern struct spy_config spy_cfg;
+
+/* Counters written as `stat` lines. */
+struct spy_stats {
+	ULong bytes_accessed;	/* stored (dead, silent) or loaded (load) */
+	ULong kernel_bytes_read;	/* by system calls, judged as loads (dead) */
+	ULong kernel_bytes_written;	/* by system calls, counted as stores */
+	ULong frees;		/* glibc free/realloc blocks cleared */
+	ULong stack_bytes_cleared;
+	ULong superblocks;	/* translated */
+	ULong approx_bytes;	/* silent/load: equal within the tolerance only */
+	ULong handles_overflowed;	/* LoadSpy contexts beyond 2^24, merged */
+};
+extern struct spy_stats spy_st;
+
+/* ---- cct.c: calling context tree, pairs, modules ---------------------- */
+
+#define SPY_ROOT 0u
+
+typedef struct {
+	Addr pc;
+	UInt parent;
+	Int module;		/* index in spy_mods, -1 when in no object */
+	UChar dtype;		/* enum spy_dtype of the access (leaves) */
+} SpyNode;
+
+typedef struct {
+	HChar *path;
+	Addr bias;		/* runtime address - ELF virtual address */
+	Addr lo, hi;		/* text range, to recognise it again */
+	Int id;			/* in the profile, -1 until a written node uses it */
+} SpyModule;
+
+extern SpyNode *spy_nodes;
+extern UInt spy_nnodes;
+extern SpyModule *spy_mods;
+extern Int spy_nmods;
+extern ULong spy_nodes_dropped;
+
+void spy_cct_init(void);
+/* The child of parent for pc, created on first use. */
+UInt spy_cct_child(UInt parent, Addr pc, UChar dtype);
+/* The handle of a leaf node for the shadow memory: LoadSpy has 24 bits. */
+UInt spy_handle(UInt node);
+
+typedef struct {
+	UInt watch, trap;	/* node ids */
+	ULong waste, use, approx;	/* bytes */
+	ULong count;		/* events (waste, approx or use) */
+} SpyPair;
+
+#define SPY_PAIR_CACHE_BITS 14
+#define SPY_PAIR_CACHE (1u << SPY_PAIR_CACHE_BITS)
+
+typedef struct {
+	SpyPair *v;
+	UInt n, cap;
+	UInt *hash;
+	UInt mask;
+	UInt cache[SPY_PAIR_CACHE];	/* direct-mapped: pair index + 1, 0 empty */
+} SpyPairTab;
+
+void spy_pairs_init(SpyPairTab *t);
+void spy_pairs_free(SpyPairTab *t);
+SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap);
+
+static inline UInt spy_pair_slot(UInt watch, UInt trap)
+{
+	UInt h = watch * 0x9E3779B1u + trap * 0x85EBCA77u;
+
+	return (h ^ (h >> 15)) & (SPY_PAIR_CACHE - 1);
+}
+
+static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
+{
+	UInt k = t->cache[spy_pair_slot(watch, trap)];
+
+	if (LIKELY(k)) {
+		SpyPair *p = &t->v[k - 1];
+
+		if (LIKELY(p->watch == watch && p->trap == trap))
+			return p;
+	}
+	return spy_pair_slow(t, watch, trap);
+}
+
+/* ---- callstack.c: threads and their shadow stacks ---------------------- */
+
+typedef struct {
+	Addr ret;		/* return address pushed by the call */
+	Addr slot;		/* where it was pushed: SP at the callee's entry */
+	UInt node;		/* CCT node of the path down to this frame */
+	UInt realloc_pending;	/* a glibc realloc is running in this frame */
+	Addr realloc_p;		/* its old block and size */
+	SizeT realloc_size, realloc_new;
+} SpyFrame;
+
+typedef struct {
+	Addr sp;		/* interrupted SP */
+	UInt base;		/* frames below the handler */
+	UInt prev_base;
+	Bool alt;		/* handler on an alternate stack */
+} SpySigMark;
+
+#define SPY_MAX_SIGNEST 64
+
+typedef struct SpyThread {
+	ThreadId tid;
+	Int lwpid;
+	SpyFrame *f;
+	UInt depth, cap;
+	UInt sigbase;		/* frames at or below this index belong to code a
+				   signal interrupted: SP checks stop there */
+	UInt nsig;
+	SpySigMark sig[SPY_MAX_SIGNEST];
+	SpyPairTab pairs;
+	struct SpyThread *next;	/* all threads, live and exited */
+} SpyThread;
+
+extern SpyThread *spy_threads;	/* list */
+extern SpyThread *spy_cur;	/* the thread running client code */
+/* Mirrors of spy_cur's stack top, read by the instrumentation. */
+extern UInt spy_cur_node;
+extern Addr spy_cur_limit;
+
+/* Per-superblock context handles: one per instruction that accesses memory,
+ * valid for the calling context `cached`; the previous context's are kept
+ * too (a function called from two places alternates between two). */
+typedef struct {
+	UInt cached, alt_cached;
+	UInt n;
+	UInt *alt;
+	Addr *addr;
+	UChar *dtype;
+	UInt handles[];
+} SpySB;
+
+SpyThread *spy_thread(ThreadId tid);
+void spy_thread_switch(ThreadId tid);
+void spy_thread_exit(ThreadId tid);
+void spy_threads_after_fork(ThreadId tid);
+UInt spy_thread_node(SpyThread *t);
+void spy_unwind(SpyThread *t, Addr sp);
+void spy_signal_enter(ThreadId tid, Bool alt);
+void spy_signal_leave(ThreadId tid);
+
+VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp);
+VG_REGPARM(2) void spy_on_call(Addr ret, Addr sp);
+/* Context of the instruction at pc in thread t right now. */
+UInt spy_context_at(SpyThread *t, Addr pc);
+
+/* ---- shadow.c: per-byte context handles -------------------------------- */
+
+#define SH_CHUNK_BITS 16
+#define SH_CHUNK ((UWord)1 << SH_CHUNK_BITS)
+#define SH_PRIMARY_BITS 21	/* the primary table covers addresses below 2^37 */
+#define SH_PRIMARY ((UWord)1 << SH_PRIMARY_BITS)
+
+/*
+ * A chunk shadows 64 KiB: a 32-bit context handle per byte, then
+ *   dead    a bitmap of the bytes whose last access was a store (pending);
+ *           a handle means something only where its bit is set
+ *   silent  nothing: handle 0 means no previous writer
+ *   load    nothing: the word is the handle (upper 24 bits) and the byte
+ *           the location held when last loaded (lower 8); handle 0: none
+ */
+extern UInt *sh_primary[SH_PRIMARY];
+
+void sh_init(int tool);
+UInt *sh_aux(Addr a, Bool create);
+UInt *sh_alloc(Addr a);
+void sh_clear(Addr a, SizeT len);
+void sh_copy(Addr from, Addr to, SizeT len);
+ULong sh_chunks_in_use(void);
+
+/* Handles of the chunk holding a (indexed by a's offset), or NULL when
+ * nothing was ever recorded there. */
+static inline UInt *sh_chunk(Addr a)
+{
+	UWord i = a >> SH_CHUNK_BITS;
+
+	if (LIKELY(i < SH_PRIMARY))
+		return sh_primary[i];
+	return sh_aux(a, False);
+}
+
+static inline UInt *sh_chunk_w(Addr a)
+{
+	UInt *c = sh_chunk(a);
+
+	return LIKELY(c != NULL) ? c : sh_alloc(a);
+}
+
+/* DeadSpy's pending bits follow the handles. */
+static inline UChar *sh_bits(UInt *chunk)
+{
+	return (UChar *)(chunk + SH_CHUNK);
+}
+
+/* ---- analysis.c: the per-access helpers -------------------------------- */
+
+#define ACC_SIZE(f) ((f) & 0xffff)
+#define ACC_IMPLICIT 0x10000	/* push/pop/call/ret: judged, never watched */
+#define ACC_STORED 0x20000	/* compare-and-swap that stored */
+
+VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, UInt *slot);
+VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot);
+void spy_silent_store(Addr a, UWord flags, UInt *slot, ULong v0);
+void spy_silent_store16(Addr a, UInt *slot, ULong v0, ULong v1);
+void spy_silent_store32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3);
+void spy_silent_snap(Addr a, UWord size);
+void spy_silent_after(Addr a, UWord size, UInt *slot);
+VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, UInt *slot, ULong v0);
+void spy_load_value16(Addr a, UInt *slot, ULong v0, ULong v1);
+void spy_load_value32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3);
+void spy_load_mem(Addr a, UWord size, UInt *slot);
+void spy_cas(Addr a, UWord flags, UInt *slot, ULong old_lo, ULong old_hi);
+
+/* Accesses made by the kernel on behalf of thread t (system calls). */
+void spy_kernel_read(SpyThread *t, Addr a, SizeT len);
+void spy_kernel_write(SpyThread *t, Addr a, SizeT len);
+
+/* ---- heap.c ------------------------------------------------------------ */
+
+/* Is the function starting at pc glibc's free or realloc? */
+enum spy_heap_fn { HEAP_NONE, HEAP_FREE, HEAP_REALLOC };
+int spy_heap_fn_at(Addr pc);
+VG_REGPARM(1) void spy_free_enter(Addr p);
+VG_REGPARM(2) void spy_realloc_enter(Addr p, SizeT size);
+void spy_realloc_done(SpyThread *t, SpyFrame *f);
+VG_REGPARM(2) void spy_on_ret(Addr rax, Addr sp);
+extern UInt spy_reallocs_pending;
+
+/* ---- instrument.c ------------------------------------------------------ */
+
+IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gWordTy,
+		     IRType hWordTy);
+
+/* ---- profile.c --------------------------------------------------------- */
+
+void spy_profile_start(void);
+/* Write <outdir>/<program>-<pid>.witch; returns the path or NULL. */
+const HChar *spy_profile_write(Bool complete);
+
+#endif

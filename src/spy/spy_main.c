@@ -1,0 +1,280 @@
+/*
+ * spy_main.c - witchspy's registration with the Valgrind core: options,
+ * the core's memory events, threads and signals, and the profile at exit
+ * (or before an exec replaces the process image).
+ *
+ * Options (passed by `witch spy`):
+ *   --witch-tool=dead|silent|load   DeadSpy, RedSpy or LoadSpy
+ *   --witch-out=DIR                 where the profile goes
+ *   --witch-approx=X                relative tolerance for floating point (0.01)
+ *   --witch-stack=clear|keep        popped stack frames forget their history
+ *   --witch-heap=clear|keep         glibc free()d blocks forget their history
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_options.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#ifndef __NR_execveat
+#define __NR_execveat 322
+#endif
+
+#include "spy.h"
+
+struct spy_config spy_cfg = {
+	.tool = SPY_DEAD,
+	.approx = 0.01,
+	.outdir = ".",
+	.stack_clear = True,
+	.heap_clear = True,
+};
+struct spy_stats spy_st;
+
+static const HChar *exec_profile;	/* written before an execve that may fail */
+
+/* ---- options ---- */
+
+static Bool process_option(const HChar *arg)
+{
+	const HChar *v;
+
+	if (VG_STR_CLO(arg, "--witch-tool", v)) {
+		if (!VG_(strcmp)(v, "dead"))
+			spy_cfg.tool = SPY_DEAD;
+		else if (!VG_(strcmp)(v, "silent"))
+			spy_cfg.tool = SPY_SILENT;
+		else if (!VG_(strcmp)(v, "load"))
+			spy_cfg.tool = SPY_LOAD;
+		else
+			VG_(fmsg_bad_option)(arg, "use dead, silent or load\n");
+	} else if (VG_STR_CLO(arg, "--witch-out", v)) {
+		spy_cfg.outdir = v;
+	} else if (VG_STR_CLO(arg, "--witch-approx", v)) {
+		HChar *end;
+		double x = VG_(strtod)(v, &end);
+
+		if (*end || x < 0 || x >= 1)
+			VG_(fmsg_bad_option)(arg, "give a relative tolerance in [0, 1)\n");
+		spy_cfg.approx = x;
+	} else if (VG_STR_CLO(arg, "--witch-stack", v)) {
+		if (VG_(strcmp)(v, "clear") && VG_(strcmp)(v, "keep"))
+			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
+		spy_cfg.stack_clear = !VG_(strcmp)(v, "clear");
+	} else if (VG_STR_CLO(arg, "--witch-heap", v)) {
+		if (VG_(strcmp)(v, "clear") && VG_(strcmp)(v, "keep"))
+			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
+		spy_cfg.heap_clear = !VG_(strcmp)(v, "clear");
+	} else {
+		return False;
+	}
+	return True;
+}
+
+static void print_usage(void)
+{
+	VG_(printf)(
+		"    --witch-tool=dead|silent|load  dead stores, silent stores or redundant loads\n"
+		"    --witch-out=DIR                directory for the profile [.]\n"
+		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
+		"    --witch-stack=clear|keep       popped stack frames forget their history [clear]\n"
+		"    --witch-heap=clear|keep        glibc free()d blocks forget their history [clear]\n");
+}
+
+static void print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+/* ---- memory events from the core ---- */
+
+static void on_new_mem(Addr a, SizeT len)
+{
+	sh_clear(a, len);
+}
+
+static void on_new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
+{
+	(void)rr; (void)ww; (void)xx; (void)di_handle;
+	sh_clear(a, len);
+}
+
+static void on_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
+{
+	(void)rr; (void)ww; (void)xx; (void)di_handle;
+	sh_clear(a, len);
+}
+
+static void on_new_mem_tid(Addr a, SizeT len, ThreadId tid)
+{
+	(void)tid;
+	sh_clear(a, len);
+}
+
+static void on_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
+{
+	(void)ww; (void)xx;
+	/* RedSpy reads old bytes where there is history: none where it
+	 * cannot read. */
+	if (!rr)
+		sh_clear(a, len);
+}
+
+static void on_copy_remap(Addr from, Addr to, SizeT len)
+{
+	sh_copy(from, to, len);
+}
+
+/*
+ * SP went up over [a, a + len): those frames are over, and so is what a
+ * leaf function left in the 128-byte red zone below the old SP (gcc puts
+ * locals there). Nothing live is below SP when it rises: only leaf
+ * functions use the red zone, and not after their epilogue.
+ */
+static void on_die_stack(Addr a, SizeT len)
+{
+	sh_clear(a - VG_STACK_REDZONE_SZB, len + VG_STACK_REDZONE_SZB);
+	spy_st.stack_bytes_cleared += len;
+}
+
+static void on_pre_mem_read(CorePart part, ThreadId tid, const HChar *s, Addr a, SizeT len)
+{
+	(void)s;
+	if (part == Vg_CoreSysCall)
+		spy_kernel_read(spy_thread(tid), a, len);
+}
+
+static void on_pre_mem_read_asciiz(CorePart part, ThreadId tid, const HChar *s, Addr a)
+{
+	(void)s;
+	if (part == Vg_CoreSysCall && spy_cfg.tool == SPY_DEAD &&
+	    VG_(am_is_valid_for_client)(a, 1, VKI_PROT_READ))
+		spy_kernel_read(spy_thread(tid), a, VG_(strlen)((const HChar *)a) + 1);
+}
+
+static void on_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
+{
+	if (part == Vg_CoreSysCall)
+		spy_kernel_write(spy_thread(tid), a, len);
+	else
+		sh_clear(a, len);	/* signal frames and the like: no owner */
+}
+
+/* ---- threads and signals ---- */
+
+static void on_start_client_code(ThreadId tid, ULong blocks_done)
+{
+	(void)blocks_done;
+	spy_thread_switch(tid);
+}
+
+static void on_thread_exit(ThreadId tid)
+{
+	spy_thread_exit(tid);
+}
+
+static void on_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+	(void)sig;
+	spy_signal_enter(tid, alt_stack);
+}
+
+static void on_post_deliver_signal(ThreadId tid, Int sig)
+{
+	(void)sig;
+	spy_signal_leave(tid);
+}
+
+static void after_fork_child(ThreadId tid)
+{
+	spy_threads_after_fork(tid);
+	spy_profile_start();
+	VG_(memset)(&spy_st, 0, sizeof(spy_st));
+}
+
+/* ---- exec: the image about to be replaced writes its profile ---- */
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	(void)tid; (void)args; (void)nargs;
+	if (sysno == __NR_execve || sysno == __NR_execveat)
+		exec_profile = spy_profile_write(True);
+}
+
+static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid; (void)args; (void)nargs;
+	/* The exec failed: this image goes on and writes again at exit. */
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && exec_profile) {
+		if (sr_isError(res))
+			VG_(unlink)(exec_profile);
+		exec_profile = NULL;
+	}
+}
+
+/* ---- life cycle ---- */
+
+static void post_clo_init(void)
+{
+	/* Superblocks must end at calls: the shadow stack is built from their
+	 * jump kinds. */
+	VG_(clo_vex_control).guest_chase = False;
+	sh_init(spy_cfg.tool);
+	spy_cct_init();
+	spy_profile_start();
+	if (spy_cfg.stack_clear)
+		VG_(track_die_mem_stack)(on_die_stack);
+}
+
+static void fini(Int exitcode)
+{
+	const HChar *path;
+
+	(void)exitcode;
+	path = spy_profile_write(True);
+	if (!path)
+		VG_(umsg)("witchspy: cannot write the profile in %s\n", spy_cfg.outdir);
+	else if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("witchspy: wrote %s\n", path);
+}
+
+static void pre_clo_init(void)
+{
+	VG_(details_name)("witchspy");
+	VG_(details_version)("1");
+	VG_(details_description)("exhaustive dead stores, silent stores and redundant loads");
+	VG_(details_copyright_author)("witch");
+	VG_(details_bug_reports_to)("the witch issue tracker");
+	VG_(details_avg_translation_sizeB)(400);
+
+	VG_(basic_tool_funcs)(post_clo_init, spy_instrument, fini);
+	VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
+	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+
+	VG_(track_new_mem_startup)(on_new_mem_startup);
+	VG_(track_new_mem_mmap)(on_new_mem_mmap);
+	VG_(track_new_mem_brk)(on_new_mem_tid);
+	VG_(track_new_mem_stack_signal)(on_new_mem_tid);
+	VG_(track_die_mem_brk)(on_new_mem);
+	VG_(track_die_mem_munmap)(on_new_mem);
+	VG_(track_die_mem_stack_signal)(on_new_mem);
+	VG_(track_copy_mem_remap)(on_copy_remap);
+	VG_(track_change_mem_mprotect)(on_mprotect);
+	VG_(track_pre_mem_read)(on_pre_mem_read);
+	VG_(track_pre_mem_read_asciiz)(on_pre_mem_read_asciiz);
+	VG_(track_post_mem_write)(on_post_mem_write);
+	VG_(track_start_client_code)(on_start_client_code);
+	VG_(track_pre_thread_ll_exit)(on_thread_exit);
+	VG_(track_pre_deliver_signal)(on_pre_deliver_signal);
+	VG_(track_post_deliver_signal)(on_post_deliver_signal);
+	VG_(atfork)(NULL, NULL, after_fork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)

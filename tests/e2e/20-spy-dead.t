@@ -1,0 +1,37 @@
+#!/bin/sh
+# witch spy --tool=dead (DeadSpy) is exact: N doubles stored, overwritten
+# unread, then read: 8N dead bytes (fill KILLED_BY overwrite), 8N used.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/spy-lib.sh"
+
+p=$PROGS/spy_dead
+"$WITCH" spy --quiet --tool=dead -o "$TMP/d" -- "$p" >"$TMP/out"
+ok $? "witch spy --tool=dead runs spy_dead"
+is "$(cat "$TMP/out")" 999000 "the program's output passes through"
+is "$(ls "$TMP/d" | grep -c '\.witch$')" 1 "one profile, no other files left"
+is "$(ls "$TMP/d" | wc -l)" 1 "no valgrind log left after a clean run"
+
+spy_pairs "$p" "$TMP/d" >"$TMP/pairs"
+is "$(spy_sum "$TMP/pairs" fill overwrite | cut -d' ' -f1,2)" "8000 0" \
+	"fill KILLED_BY overwrite: exactly 8N dead bytes, no use"
+is "$(spy_sum "$TMP/pairs" overwrite readback | cut -d' ' -f1,2)" "0 8000" \
+	"overwrite read by readback: exactly 8N used bytes"
+is "$(awk '$1 == "fill" && $2 != "overwrite"' "$TMP/pairs" | wc -l)" 0 "fill's stores pair with nothing else"
+
+"$WITCH" report --format=json --top=0 "$TMP/d" >"$TMP/r.json"
+ok $? "witch report reads the spy profile"
+is "$(json "$TMP/r.json" .tool)" deadspy "JSON tool is deadspy"
+is "$(json "$TMP/r.json" .source)" exhaustive "JSON source is exhaustive"
+is "$(json "$TMP/r.json" '[.pairs[] | select(.watch[0].function == "fill" and .trap[0].function == "overwrite") | .waste_bytes] | add')" \
+	8000 "the report's fill -> overwrite pairs hold 8000 bytes of waste"
+is "$(json "$TMP/r.json" '.pairs[0].watch[0].function + " " + .pairs[0].trap[0].function')" \
+	"fill overwrite" "the top pair is fill KILLED_BY overwrite"
+is "$(json "$TMP/r.json" '.pairs[0].watch[0].line')" \
+	"$(line_of "$TOP/tests/progs/spy_dead.c" 'a\[i\] = v;')" "source line of the dead store"
+within "$(json "$TMP/r.json" .totals.stats.bytes_accessed)" 16000 1000000 \
+	"bytes stored count at least the program's 16N"
+is "$(json "$TMP/r.json" .totals.stats.samples)" 0 "no samples: every access was judged"
+"$WITCH" report "$TMP/d" >"$TMP/r.txt"
+like "$(cat "$TMP/r.txt")" 'DeadSpy' "the text report names DeadSpy"
+like "$(cat "$TMP/r.txt")" 'fill .*KILLED_BY.* overwrite' "text report shows fill KILLED_BY overwrite"
+done_testing
