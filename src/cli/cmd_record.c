@@ -15,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/launch.h"
+#include "cli/outdir.h"
 #include "cli/perfcheck.h"
 #include "cli/target.h"
 #include "profile/reader.h"
@@ -149,99 +150,6 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-/* Create DIR (and parents) and prove we can write in it; drop old profiles. */
-static int prepare_outdir(const char *dir, char *abs, size_t cap)
-{
-	char tmp[PATH_MAX], probe[PATH_MAX + 32], *p;
-	struct dirent *de;
-	DIR *d;
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		mkdir(tmp, 0755);
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return fail("cannot create output directory %s: %s; choose another with -o DIR", dir,
-			    strerror(errno));
-	if (!realpath(dir, abs) || strlen(abs) >= cap)
-		return fail("cannot use output directory %s: %s", dir, strerror(errno));
-	snprintf(probe, sizeof(probe), "%s/.witch-write-test", abs);
-	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return fail("cannot write to output directory %s: %s; choose another with -o DIR", dir,
-			    strerror(errno));
-	close(fd);
-	unlink(probe);
-	d = opendir(abs);
-	while (d && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n > 6 && !strcmp(de->d_name + n - 6, ".witch")) {
-			snprintf(probe, sizeof(probe), "%s/%s", abs, de->d_name);
-			unlink(probe);
-		}
-	}
-	if (d)
-		closedir(d);
-	return 0;
-}
-
-/*
- * Count the profiles the run left, and sum what they say could not be
- * measured (threads witch had no room for), so the user hears of it once,
- * after the program's own output.
- */
-static int count_profiles(const char *dir, uint64_t *unsampled)
-{
-	char path[PATH_MAX + 256], err[512];
-	struct wp_profile *p;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	*unsampled = 0;
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (len <= 6 || strcmp(de->d_name + len - 6, ".witch"))
-			continue;
-		n++;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (wp_read(path, &p, err, sizeof(err)) == 0) {
-			*unsampled += wp_stat_value(p, "threads_unsampled");
-			wp_free(p);
-		}
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* libwitch.so lives in ../lib/witch/ relative to this executable, both in
- * the build tree and after `make install`. */
-static int find_runtime(char *path, size_t cap)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	if ((size_t)snprintf(path, cap, "%.*s/../lib/witch/libwitch.so", (int)(cap - 32), exe) >= cap)
-		return -1;
-	return access(path, R_OK);
-}
-
 static void set_env(const char *lib, const char *outdir, const struct record_opts *o)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -287,21 +195,24 @@ int cmd_record(int argc, char **argv)
 		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,
 			    "");
 	}
-	if (find_runtime(lib, sizeof(lib)) < 0)
+	if (witch_libdir(lib, sizeof(lib)) < 0 ||
+	    (size_t)snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), "/libwitch.so") >=
+		    sizeof(lib) - strlen(lib) ||
+	    access(lib, R_OK) < 0)
 		return fail("cannot find libwitch.so next to this witch (%s); reinstall witch%s", lib, "");
 	if (!o.outdir) {
 		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.craft);
 		o.outdir = defdir;
 	}
-	rc = prepare_outdir(o.outdir, outdir, sizeof(outdir));
+	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
 	if (rc)
 		return rc;
 	set_env(lib, outdir, &o);
 	status = launch_and_wait(path, argv, WHO);
 	if (status < 0)
 		return 127;
-	rc = count_profiles(outdir, &unsampled);
+	rc = outdir_count_profiles(outdir, &unsampled);
 	if (unsampled)
 		fprintf(stderr, WHO ": warning: %llu thread%s not sampled (out of file descriptors "
 				"for breakpoints: witch takes at most a quarter of `ulimit -n`)\n",

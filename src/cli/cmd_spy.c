@@ -25,6 +25,7 @@
 
 #include "cli/commands.h"
 #include "cli/launch.h"
+#include "cli/outdir.h"
 #include "cli/target.h"
 #include "cli/tunables.h"
 
@@ -147,81 +148,12 @@ static int check_target(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Create DIR (and parents) and prove we can write in it; drop old profiles. */
-static int prepare_outdir(const char *dir, char *abs, size_t cap)
-{
-	char tmp[PATH_MAX], probe[PATH_MAX + 300], *p;
-	struct dirent *de;
-	DIR *d;
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		mkdir(tmp, 0755);
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return fail("cannot create output directory %s: %s; choose another with -o DIR", dir,
-			    strerror(errno));
-	if (!realpath(dir, abs) || strlen(abs) >= cap)
-		return fail("cannot use output directory %s: %s", dir, strerror(errno));
-	snprintf(probe, sizeof(probe), "%s/.witch-write-test", abs);
-	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return fail("cannot write to output directory %s: %s; choose another with -o DIR", dir,
-			    strerror(errno));
-	close(fd);
-	unlink(probe);
-	d = opendir(abs);
-	while (d && (de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if ((n > 6 && !strcmp(de->d_name + n - 6, ".witch")) ||
-		    (!strncmp(de->d_name, "valgrind", 8) && n > 4 && !strcmp(de->d_name + n - 4, ".log"))) {
-			snprintf(probe, sizeof(probe), "%s/%s", abs, de->d_name);
-			unlink(probe);
-		}
-	}
-	if (d)
-		closedir(d);
-	return 0;
-}
-
-static int count_profiles(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		n += len > 6 && !strcmp(de->d_name + len - 6, ".witch");
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
-/* The tool lives in ../lib/witch/ relative to this executable, both in the
- * build tree and after `make install`, with the Valgrind files it needs. */
+/* The tool lives in witch's library directory, with the Valgrind files it needs. */
 static int find_tool_dir(char *dir, size_t cap)
 {
-	char exe[PATH_MAX], tool[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
+	char tool[PATH_MAX + 64];
 
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	if ((size_t)snprintf(dir, cap, "%.*s/../lib/witch", (int)(cap - 32), exe) >= cap)
+	if (witch_libdir(dir, cap) < 0)
 		return -1;
 	snprintf(tool, sizeof(tool), "%s/" TOOL_FILE, dir);
 	return access(tool, X_OK);
@@ -372,7 +304,7 @@ int cmd_spy(int argc, char **argv)
 			 !strcmp(o.tool, "dead") ? "dead" : !strcmp(o.tool, "silent") ? "red" : "load");
 		o.outdir = defdir;
 	}
-	rc = prepare_outdir(o.outdir, outdir, sizeof(outdir));
+	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
 	if (rc)
 		return rc;
 	setenv("VALGRIND_LIB", tooldir, 1);
@@ -425,9 +357,9 @@ int cmd_spy(int argc, char **argv)
 	rc = o.verbose ? 0 : diagnose(argv[0], outdir, status);
 	if (rc == 1)
 		return 2;
-	if (rc == 0 && count_profiles(outdir) > 0)
+	if (rc == 0 && outdir_count_profiles(outdir, NULL) > 0)
 		remove_logs(outdir);	/* nothing worth keeping */
-	rc = count_profiles(outdir);
+	rc = outdir_count_profiles(outdir, NULL);
 	if (rc == 0) {
 		fprintf(stderr, WHO ": %s ended without writing a profile to %s (killed before Valgrind "
 				"could write it?)%s\n", argv[0], o.outdir, o.verbose ? "" : "; Valgrind said:");

@@ -1,0 +1,110 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/outdir.h"
+#include "profile/reader.h"
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+/* Files an earlier run left that must not be mistaken for this run's. */
+static int stale(const char *name)
+{
+	return ends_with(name, ".witch") || (!strncmp(name, "valgrind", 8) && ends_with(name, ".log"));
+}
+
+int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
+{
+	char tmp[PATH_MAX], probe[PATH_MAX + 300], *p;
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		mkdir(tmp, 0755);
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "%s: cannot create output directory %s: %s; choose another with -o DIR\n",
+			who, dir, strerror(errno));
+		return 2;
+	}
+	if (!realpath(dir, abs) || strlen(abs) >= cap) {
+		fprintf(stderr, "%s: cannot use output directory %s: %s\n", who, dir, strerror(errno));
+		return 2;
+	}
+	snprintf(probe, sizeof(probe), "%s/.witch-write-test", abs);
+	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot write to output directory %s: %s; choose another with -o DIR\n",
+			who, dir, strerror(errno));
+		return 2;
+	}
+	close(fd);
+	unlink(probe);
+	d = opendir(abs);
+	while (d && (de = readdir(d))) {
+		if (!stale(de->d_name))
+			continue;
+		snprintf(probe, sizeof(probe), "%s/%s", abs, de->d_name);
+		unlink(probe);
+	}
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+int outdir_count_profiles(const char *dir, uint64_t *unsampled)
+{
+	char path[PATH_MAX + 256], err[512];
+	struct wp_profile *p;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	if (unsampled)
+		*unsampled = 0;
+	while (d && (de = readdir(d))) {
+		if (!ends_with(de->d_name, ".witch"))
+			continue;
+		n++;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unsampled && wp_read(path, &p, err, sizeof(err)) == 0) {
+			*unsampled += wp_stat_value(p, "threads_unsampled");
+			wp_free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int witch_libdir(char *dir, size_t cap)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	return (size_t)snprintf(dir, cap, "%.*s/../lib/witch", (int)(cap - 32), exe) >= cap ? -1 : 0;
+}
