@@ -136,20 +136,44 @@ const struct wr_site_share *wr_compare_find(const struct wr_side *a, const char 
 	return NULL;
 }
 
+/* Pearson's correlation of two rank lists: Spearman's rho, ties allowed. */
+static double rank_correlation(const double *x, const double *y, size_t n)
+{
+	double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		mx += x[i] / (double)n;
+		my += y[i] / (double)n;
+	}
+	for (i = 0; i < n; i++) {
+		sxy += (x[i] - mx) * (y[i] - my);
+		sxx += (x[i] - mx) * (x[i] - mx);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
 void wr_compare(struct wr_comparison *c, size_t top)
 {
-	size_t n = top < c->b.nsites ? top : c->b.nsites, i;
-	double d2 = 0;
+	size_t n = 0, i;
+	double ra[64], rb[64];
 
-	c->top = top;
+	/* The reference's top pairs, leaving out those with less than 1 % of
+	 * its waste: startup noise that no sampler is expected to see. */
+	while (n < top && n < c->b.nsites && c->b.sites[n].share >= WR_SIGNIFICANT)
+		n++;
+	c->top = n;
 	c->found = 0;
 	for (i = 0; i < n; i++) {
 		const struct wr_site_share *s = wr_compare_find(&c->a, c->b.sites[i].key);
-		/* A site the sampled run missed ranks just after everything it has. */
-		double ra = s && s->rank <= n ? (double)s->rank : (double)n + 1, rb = (double)(i + 1);
 
 		c->found += s != NULL;
-		d2 += (ra - rb) * (ra - rb);
+		if (i < 64) {
+			/* A site the sampled run missed ranks after all it has. */
+			ra[i] = s ? (double)s->rank : (double)c->a.nsites + 1;
+			rb[i] = (double)(i + 1);
+		}
 	}
-	c->spearman = n >= 2 ? 1.0 - 6.0 * d2 / ((double)n * ((double)n * n - 1)) : NAN;
+	c->spearman = n >= 2 ? rank_correlation(ra, rb, n < 64 ? n : 64) : NAN;
 }

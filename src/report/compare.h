@@ -31,11 +31,14 @@ struct wr_side {
 	double redundancy;	/* Eq. 1, exact waste / all observed */
 };
 
+/* Reference pairs below this share of waste are not compared. */
+#define WR_SIGNIFICANT 0.01
+
 struct wr_comparison {
 	struct wr_side a, b;	/* a: sampled, b: exhaustive (the reference) */
-	size_t top;		/* N */
-	size_t found;		/* of b's top N, how many a has at all */
-	double spearman;	/* rank correlation over b's top N (NaN: fewer than 2) */
+	size_t top;		/* b's top pairs compared: at most N, each >= 1 % */
+	size_t found;		/* of those, how many a has at all */
+	double spearman;	/* rank correlation over them (NaN: fewer than 2) */
 };
 
 /* Reduce one loaded report to sites. Returns 0, or -1 when out of memory. */

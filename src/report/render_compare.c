@@ -14,19 +14,19 @@ static const char *method(const struct wr_side *s)
 
 void wr_render_compare_text(FILE *out, const struct wr_comparison *c)
 {
-	size_t n = c->top < c->b.nsites ? c->top : c->b.nsites, i, extra = 0;
+	size_t n = c->top, i, extra = 0;
 
 	fprintf(out, "witch compare: %s, %s (sampled) vs %s (reference)\n", c->b.r->tool->what,
 		method(&c->a), method(&c->b));
 	fprintf(out, "%s: %.1f%% vs %.1f%%: %+.1f points (WITCH Eq. 1 on each side)\n",
 		c->b.r->tool->fraction, 100 * c->a.redundancy, 100 * c->b.redundancy,
 		100 * (c->a.redundancy - c->b.redundancy));
-	fprintf(out, "top %zu reference pairs found by the sampled run: %zu of %zu\n", c->top, c->found,
-		n);
+	fprintf(out, "reference pairs with >= 1%% of waste (top %zu) found by the sampled run: %zu of %zu\n",
+		n, c->found, n);
 	if (isnan(c->spearman))
 		fprintf(out, "rank correlation: too few pairs to rank\n");
 	else
-		fprintf(out, "rank correlation (Spearman, reference top %zu, missed pairs ranked "
+		fprintf(out, "rank correlation (Spearman's rho over those %zu, missed pairs ranked "
 			     "last): %.2f\n", n, c->spearman);
 	fprintf(out, "\n rank   reference   sampled    error   pair (watch => trap)\n");
 	for (i = 0; i < n; i++) {
@@ -40,13 +40,13 @@ void wr_render_compare_text(FILE *out, const struct wr_comparison *c)
 			fprintf(out, " %4zu   %8.1f%%   missed             %s\n", i + 1, 100 * r->share,
 				r->key);
 	}
-	for (i = 0; i < c->a.nsites && i < c->top; i++) {
+	for (i = 0; i < c->a.nsites && i < (n > 5 ? n : 5); i++) {
 		const struct wr_site_share *s = &c->a.sites[i], *r = wr_compare_find(&c->b, s->key);
 
 		if (r && r->rank <= n)
 			continue;
 		if (!extra++)
-			fprintf(out, "\nsampled top %zu pairs outside the reference top %zu:\n", c->top, n);
+			fprintf(out, "\nsampled top pairs outside those:\n");
 		fprintf(out, " %4zu   %8s   %7.1f%%           %s\n", s->rank,
 			r ? "" : "absent", 100 * s->share, s->key);
 	}
@@ -61,7 +61,7 @@ static void side_json(FILE *out, const struct wr_side *s)
 
 void wr_render_compare_json(FILE *out, const struct wr_comparison *c)
 {
-	size_t n = c->top < c->b.nsites ? c->top : c->b.nsites, i;
+	size_t n = c->top, i;
 
 	fputs("{\"kind\":", out);
 	wr_json_string(out, c->b.r->tool->what);
