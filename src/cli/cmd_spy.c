@@ -31,7 +31,9 @@
 
 #define WHO "witch spy"
 #define TOOL_FILE "witchspy-amd64-linux"
-#define LOG_NAME "valgrind.log"
+/* valgrind-PID.log: outdir_prepare removes them with old profiles. */
+#define LOG_PREFIX "valgrind-"
+#define LOG_SUFFIX ".log"
 
 static const char usage_text[] =
 	"usage: witch spy [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -172,6 +174,13 @@ static int find_in_path(const char *name, char *path, size_t cap)
 	return -1;
 }
 
+static int is_log(const char *name)
+{
+	size_t n = strlen(name), p = strlen(LOG_PREFIX), q = strlen(LOG_SUFFIX);
+
+	return n > p + q && !strncmp(name, LOG_PREFIX, p) && !strcmp(name + n - q, LOG_SUFFIX);
+}
+
 /* First line of a log file containing needle, without its "==pid== " prefix. */
 static int log_line(const char *dir, const char *needle, char *out, size_t cap)
 {
@@ -183,7 +192,7 @@ static int log_line(const char *dir, const char *needle, char *out, size_t cap)
 	while (d && !found && (de = readdir(d))) {
 		FILE *f;
 
-		if (strncmp(de->d_name, "valgrind", 8))
+		if (!is_log(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		f = fopen(path, "r");
@@ -216,7 +225,7 @@ static void show_logs(const char *dir)
 	while (d && (de = readdir(d))) {
 		FILE *f;
 
-		if (strncmp(de->d_name, "valgrind", 8))
+		if (!is_log(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		f = fopen(path, "r");
@@ -236,7 +245,7 @@ static void remove_logs(const char *dir)
 	DIR *d = opendir(dir);
 
 	while (d && (de = readdir(d))) {
-		if (strncmp(de->d_name, LOG_NAME, strlen(LOG_NAME)))
+		if (!is_log(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		unlink(path);
@@ -263,8 +272,8 @@ static int diagnose(const char *prog, const char *outdir, int status)
 	    log_line(outdir, "Valgrind: FATAL", line, sizeof(line)) ||
 	    log_line(outdir, "valgrind: ", line, sizeof(line)) ||
 	    log_line(outdir, "Assertion", line, sizeof(line))) {
-		fprintf(stderr, WHO ": Valgrind failed while running %s: %s (full log in %s/" LOG_NAME
-				"*)\n", prog, line, outdir);
+		fprintf(stderr, WHO ": Valgrind failed while running %s: %s (full log in %s/"
+				LOG_PREFIX "*" LOG_SUFFIX ")\n", prog, line, outdir);
 		return 1;
 	}
 	if (log_line(outdir, "unhandled amd64-linux syscall", line, sizeof(line))) {
@@ -341,7 +350,7 @@ int cmd_spy(int argc, char **argv)
 				a_log[k++] = '%';
 			a_log[k++] = *q;
 		}
-		snprintf(a_log + k, sizeof(a_log) - k, "/" LOG_NAME ".%%p");
+		snprintf(a_log + k, sizeof(a_log) - k, "/" LOG_PREFIX "%%p" LOG_SUFFIX);
 		vargv[n++] = a_log;
 	}
 	vargv[n++] = "--";

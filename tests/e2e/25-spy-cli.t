@@ -34,6 +34,11 @@ ok $((rc == 0)) "AVX-512 program: non-zero exit ($rc)"
 is "$(wc -l <"$TMP/x.err")" 1 "AVX-512 program: one line on stderr"
 like "$(cat "$TMP/x.err")" '^witch spy: Valgrind cannot run .*spy_avx512.*instruction.*0x62' \
 	"AVX-512 program: the line says why, with the instruction bytes"
+ls "$TMP/x" | grep -q '^valgrind-.*\.log$'; ok $? "the failed run keeps Valgrind's log"
+"$WITCH" spy --quiet -o "$TMP/x" -- "$p" 0 </dev/null >/dev/null 2>"$TMP/x2.err"
+is "$?" 0 "a later run in the same directory succeeds"
+is "$(cat "$TMP/x2.err")" "to stderr" "and is not blamed on the earlier run's log (only the program's stderr)"
+is "$(ls "$TMP/x")" "$(ls "$TMP/x" | grep '\.witch$')" "the earlier log is gone"
 
 "$WITCH" spy --tool=bogus -- "$p" 2>"$TMP/e1"
 is "$?" 2 "unknown tool: exit 2"
