@@ -3,8 +3,7 @@
 # shares of 50/33/17 % within 7 points (proportional attribution, §4.2).
 . "$(dirname "$0")/lib.sh"
 
-# ~3000 traps: the shares then vary by about 1.2 points (sd) from run to run.
-"$WITCH" record --quiet --rate=2000 -o "$TMP/p" -- "$PROGS/fig2" 3000 >/dev/null
+"$WITCH" record --quiet --rate=2000 -o "$TMP/p" -- "$PROGS/fig2" 40 >/dev/null
 ok $? "witch record runs fig2"
 "$WITCH" report --format=json --top=20 "$TMP/p" >"$TMP/r.json"
 share() {	# total share of pairs whose watched store is in function $1

@@ -4,8 +4,8 @@
 # correlation; pairs match on source sites (or full contexts).
 . "$(dirname "$0")/lib.sh"
 
-"$WITCH" record --quiet --rate=2000 -o "$TMP/a" -- "$PROGS/fig2" 1500 >/dev/null
-"$WITCH" record --quiet --rate=2000 -o "$TMP/b" -- "$PROGS/fig2" 1500 >/dev/null
+"$WITCH" record --quiet --rate=2000 -o "$TMP/a" -- "$PROGS/fig2" 30 >/dev/null
+"$WITCH" record --quiet --rate=2000 -o "$TMP/b" -- "$PROGS/fig2" 30 >/dev/null
 "$WITCH" compare --format=json "$TMP/a" "$TMP/b" >"$TMP/c.json"
 ok $? "witch compare --format=json"
 is "$(json "$TMP/c.json" '.found')" 3 "both runs find the three dead sites"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for i in 1 2 3; do
-	bounded 120 "$WITCH" record --quiet --rate=4000 -o "$TMP/p$i" -- "$PROGS/fig2" 1500 >/dev/null
+	bounded 120 "$WITCH" record --quiet --rate=4000 -o "$TMP/p$i" -- "$PROGS/fig2" 20 >/dev/null
 	is "$?" 0 "fig2 at 4000 Hz finishes (run $i)"
 done
 "$PROGS/unwinds" >"$TMP/n.out"
