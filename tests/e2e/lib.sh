@@ -68,7 +68,8 @@ bounded() {
 	shift
 	setsid "$@" &
 	_pid=$!
-	( sleep "$_secs"; kill -9 -- -"$_pid" 2>/dev/null ) &
+	# Its output goes nowhere: a leftover sleep must not hold prove's pipe open.
+	( sleep "$_secs"; kill -9 -- -"$_pid" ) >/dev/null 2>&1 &
 	_dog=$!
 	wait "$_pid"
 	_st=$?
