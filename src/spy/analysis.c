@@ -194,10 +194,14 @@ static inline Bool pend_bit(const UChar *bits, UWord off)
 	return (bits[off >> 3] >> (off & 7)) & 1;
 }
 
-/* Bytes [off, off + n) of chunk c are loaded by context h. */
-static void dead_load_seg(SpyThread *t, UInt *c, UWord off, SizeT n, UInt h)
+/*
+ * Judge the bytes of [off, off + n) in chunk c that a store left pending,
+ * against the access of context h: each run of bytes from one writer is
+ * one event. A load also ends their pending state (clear).
+ */
+static inline void judge_pending(SpyThread *t, UInt *c, UChar *bits, UWord off, SizeT n, UInt h,
+				 enum verdict v, Bool clear)
 {
-	UChar *bits = sh_bits(c);
 	UWord i = off, end = off + n, j;
 
 	while (i < end) {
@@ -210,10 +214,17 @@ static void dead_load_seg(SpyThread *t, UInt *c, UWord off, SizeT n, UInt h)
 		w = c[i];
 		for (j = i + 1; j < end && pend_bit(bits, j) && c[j] == w; j++)
 			;
-		rec(t, w, h, j - i, USE);
-		pend_write(bits, i, j - i, False);
+		rec(t, w, h, j - i, v);
+		if (clear)
+			pend_write(bits, i, j - i, False);
 		i = j;
 	}
+}
+
+/* Bytes [off, off + n) of chunk c are loaded by context h. */
+static void dead_load_seg(SpyThread *t, UInt *c, UWord off, SizeT n, UInt h)
+{
+	judge_pending(t, c, sh_bits(c), off, n, h, USE, True);
 }
 
 /* Bytes [off, off + n) of chunk c are stored by context h; now is h, or 0
@@ -221,21 +232,9 @@ static void dead_load_seg(SpyThread *t, UInt *c, UWord off, SizeT n, UInt h)
 static void dead_store_seg(SpyThread *t, UInt *c, UWord off, SizeT n, UInt h, UInt now)
 {
 	UChar *bits = sh_bits(c);
-	UWord i = off, end = off + n, j;
+	UWord i, end = off + n;
 
-	while (i < end) {
-		UInt w;
-
-		if (!pend_bit(bits, i)) {
-			i++;
-			continue;
-		}
-		w = c[i];
-		for (j = i + 1; j < end && pend_bit(bits, j) && c[j] == w; j++)
-			;
-		rec(t, w, h, j - i, WASTE);
-		i = j;
-	}
+	judge_pending(t, c, bits, off, n, h, WASTE, False);
 	if (now)
 		for (i = off; i < end; i++)
 			c[i] = now;
