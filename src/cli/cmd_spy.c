@@ -161,26 +161,6 @@ static int find_tool_dir(char *dir, size_t cap)
 	return access(tool, X_OK);
 }
 
-static int find_in_path(const char *name, char *path, size_t cap)
-{
-	const char *p = getenv("PATH"), *end;
-
-	for (p = p && *p ? p : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		snprintf(path, cap, "%.*s%s%s", (int)(end - p), p, end > p ? "/" : "", name);
-		if (access(path, X_OK) == 0)
-			return 0;
-	}
-	return -1;
-}
-
-static int is_log(const char *name)
-{
-	size_t n = strlen(name), p = strlen(LOG_PREFIX), q = strlen(LOG_SUFFIX);
-
-	return n > p + q && !strncmp(name, LOG_PREFIX, p) && !strcmp(name + n - q, LOG_SUFFIX);
-}
-
 /* First line of a log file containing needle, without its "==pid== " prefix. */
 static int log_line(const char *dir, const char *needle, char *out, size_t cap)
 {
@@ -192,7 +172,7 @@ static int log_line(const char *dir, const char *needle, char *out, size_t cap)
 	while (d && !found && (de = readdir(d))) {
 		FILE *f;
 
-		if (!is_log(de->d_name))
+		if (!outdir_is_valgrind_log(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		f = fopen(path, "r");
@@ -225,7 +205,7 @@ static void show_logs(const char *dir)
 	while (d && (de = readdir(d))) {
 		FILE *f;
 
-		if (!is_log(de->d_name))
+		if (!outdir_is_valgrind_log(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		f = fopen(path, "r");
@@ -233,22 +213,6 @@ static void show_logs(const char *dir)
 			fprintf(stderr, "  %s", line);
 		if (f)
 			fclose(f);
-	}
-	if (d)
-		closedir(d);
-}
-
-static void remove_logs(const char *dir)
-{
-	char path[PATH_MAX + 300];
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	while (d && (de = readdir(d))) {
-		if (!is_log(de->d_name))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
 	}
 	if (d)
 		closedir(d);
@@ -302,7 +266,7 @@ int cmd_spy(int argc, char **argv)
 	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    check_target(path, err, sizeof(err)) < 0)
 		return fail("%s%s", err, "");
-	if (find_in_path("valgrind", valgrind, sizeof(valgrind)) < 0)
+	if (target_resolve("valgrind", valgrind, sizeof(valgrind), err, sizeof(err)) < 0)
 		return fail("valgrind is not installed (not in PATH); witch spy runs programs under it: "
 			    "install it (apt-get install valgrind)%s%s", "", "");
 	if (find_tool_dir(tooldir, sizeof(tooldir)) < 0)
@@ -367,7 +331,7 @@ int cmd_spy(int argc, char **argv)
 	if (rc == 1)
 		return 2;
 	if (rc == 0 && outdir_count_profiles(outdir, NULL) > 0)
-		remove_logs(outdir);	/* nothing worth keeping */
+		outdir_remove(outdir, outdir_is_valgrind_log);	/* nothing worth keeping */
 	rc = outdir_count_profiles(outdir, NULL);
 	if (rc == 0) {
 		fprintf(stderr, WHO ": %s ended without writing a profile to %s (killed before Valgrind "

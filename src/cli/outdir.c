@@ -18,17 +18,36 @@ static int ends_with(const char *s, const char *suffix)
 	return n > m && !strcmp(s + n - m, suffix);
 }
 
+int outdir_is_valgrind_log(const char *name)
+{
+	return !strncmp(name, "valgrind-", 9) && ends_with(name, ".log");
+}
+
 /* Files an earlier run left that must not be mistaken for this run's. */
 static int stale(const char *name)
 {
-	return ends_with(name, ".witch") || (!strncmp(name, "valgrind", 8) && ends_with(name, ".log"));
+	return ends_with(name, ".witch") || outdir_is_valgrind_log(name);
+}
+
+void outdir_remove(const char *dir, int (*match)(const char *name))
+{
+	char path[PATH_MAX + 300];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		if (!match(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
 }
 
 int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
 {
 	char tmp[PATH_MAX], probe[PATH_MAX + 300], *p;
-	struct dirent *de;
-	DIR *d;
 	int fd;
 
 	snprintf(tmp, sizeof(tmp), "%s", dir);
@@ -57,15 +76,7 @@ int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
 	}
 	close(fd);
 	unlink(probe);
-	d = opendir(abs);
-	while (d && (de = readdir(d))) {
-		if (!stale(de->d_name))
-			continue;
-		snprintf(probe, sizeof(probe), "%s/%s", abs, de->d_name);
-		unlink(probe);
-	}
-	if (d)
-		closedir(d);
+	outdir_remove(abs, stale);
 	return 0;
 }
 

@@ -15,6 +15,12 @@
  */
 int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap);
 
+/* Remove the files of DIR whose names match. */
+void outdir_remove(const char *dir, int (*match)(const char *name));
+
+/* witch spy's valgrind logs: valgrind-PID.log. */
+int outdir_is_valgrind_log(const char *name);
+
 /* Profiles in DIR; *unsampled sums their threads_unsampled (may be NULL). */
 int outdir_count_profiles(const char *dir, uint64_t *unsampled);
 

@@ -144,10 +144,8 @@ static void stack_bounds(struct wt_thread *t)
 	size_t size;
 
 	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-			t->stack_lo = (uintptr_t)addr;
+		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
 			t->stack_hi = (uintptr_t)addr + size;
-		}
 		pthread_attr_destroy(&attr);
 	}
 	if (!t->stack_hi)
