@@ -14,9 +14,14 @@
 
 #define USAGE "usage: witch compare [--top=N] [--full-contexts] [--format=text|json] SAMPLED REFERENCE"
 
-static int fail(const char *msg, const char *arg)
+static int fail(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+
+/* One line on stderr: fmt has at most one %s, for arg. */
+static int fail(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "witch compare: %s%s\n", msg, arg);
+	fprintf(stderr, "witch compare: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
 	return 1;
 }
 
@@ -58,7 +63,7 @@ int cmd_compare(int argc, char **argv)
 			errno = 0;
 			top = strtol(a + 6, &end, 10);
 			if (!a[6] || *end || errno || top < 1)
-				return fail("--top needs a positive whole number, not ", a + 6);
+				return fail("--top needs a positive whole number, not '%s'", a + 6);
 		} else if (!strcmp(a, "--full-contexts")) {
 			full = 1;
 		} else if (!strcmp(a, "--format=json")) {
@@ -73,22 +78,22 @@ int cmd_compare(int argc, char **argv)
 			       USAGE);
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
-			return fail("unknown option; " USAGE ": ", a);
+			return fail("unknown option '%s'; " USAGE, a);
 		} else if (np < 2) {
 			paths[np++] = argv[i];
 		} else {
-			return fail("give exactly two profiles; ", USAGE);
+			return fail("give exactly two profiles; %s", USAGE);
 		}
 	}
 	if (np != 2)
-		return fail("give two profiles (sampled, then reference); ", USAGE);
+		return fail("give two profiles (sampled, then reference); %s", USAGE);
 	memset(&c, 0, sizeof(c));
 	if (load(&c.a, paths[0], full, err, sizeof(err)) || load(&c.b, paths[1], full, err, sizeof(err))) {
-		rc = fail(err, "");
+		rc = fail("%s", err);
 	} else if (strcmp(c.a.r->tool->what, c.b.r->tool->what)) {
 		snprintf(err, sizeof(err), "%s measures %s but %s measures %s; compare profiles of one kind",
 			 paths[0], c.a.r->tool->what, paths[1], c.b.r->tool->what);
-		rc = fail(err, "");
+		rc = fail("%s", err);
 	} else {
 		wr_compare(&c, (size_t)top);
 		if (json)
@@ -96,7 +101,7 @@ int cmd_compare(int argc, char **argv)
 		else
 			wr_render_compare_text(stdout, &c);
 		if (fflush(stdout) || ferror(stdout))
-			rc = fail("cannot write the comparison: ", strerror(errno));
+			rc = fail("cannot write the comparison: %s", strerror(errno));
 	}
 	unload(&c.a);
 	unload(&c.b);

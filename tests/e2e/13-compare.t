@@ -25,4 +25,8 @@ like "$(cat "$TMP/c.txt")" 'found by the sampled run: 3 of 3' "text output"
 expect_error "different kinds" 'measures dead stores but .* measures silent stores' "$WITCH" compare "$TMP/a" "$TMP/s"
 expect_error "one profile" 'give two profiles' "$WITCH" compare "$TMP/a"
 expect_error "bad --top" '--top needs a positive whole number' "$WITCH" compare --top=0 "$TMP/a" "$TMP/b"
+expect_error "unknown option" "unknown option '--format=xml'" "$WITCH" compare --format=xml "$TMP/a" "$TMP/b"
+expect_error "missing profile" 'nothing-here' "$WITCH" compare "$TMP/a" "$TMP/nothing-here"
+printf 'garbage\n' >"$TMP/bad.witch"
+expect_error "corrupt profile" 'bad.witch is not a witch profile' "$WITCH" compare "$TMP/bad.witch" "$TMP/b"
 done_testing
