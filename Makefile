@@ -107,5 +107,6 @@ clean:
 .PHONY: all check install deps demo clean progs unit sanitize fuzz
 
 include src/spy/spy.mk
+-include src/causal/causal.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
