@@ -48,6 +48,8 @@ static const char usage_text[] =
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy)\n"
 	"  --approx=X               relative tolerance for floating-point values\n"
 	"                           (silent, load; default 0.01, 0 compares exactly)\n"
+	"  --stack=keep|clear       keep (default, like witch record's watchpoints)\n"
+	"                           or forget the history of returned stack frames\n"
 	"  -v, --verbose            show Valgrind's messages\n"
 	"  -q, --quiet              no summary line after the run\n";
 
@@ -55,6 +57,7 @@ struct spy_opts {
 	const char *tool;
 	const char *outdir;
 	const char *approx;
+	const char *stack;
 	int verbose, quiet;
 };
 
@@ -72,6 +75,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "tool", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "approx", required_argument, NULL, 'a' },
+		{ "stack", required_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -100,6 +104,12 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 				return fail("--approx=%s is not a tolerance; give a relative difference "
 					    "from 0 to below 1, such as 0.01", optarg, "");
 			o->approx = optarg;
+			break;
+		case 's':
+			if (strcmp(optarg, "keep") && strcmp(optarg, "clear"))
+				return fail("--stack=%s is not a choice; use --stack=keep or --stack=clear",
+					    optarg, "");
+			o->stack = optarg;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -298,6 +308,8 @@ int cmd_spy(int argc, char **argv)
 		snprintf(a_approx, sizeof(a_approx), "--witch-approx=%s", o.approx);
 		vargv[n++] = a_approx;
 	}
+	if (o.stack)
+		vargv[n++] = !strcmp(o.stack, "clear") ? "--witch-stack=clear" : "--witch-stack=keep";
 	/* Children and exec'd programs are profiled too, as with witch record. */
 	vargv[n++] = "--trace-children=yes";
 	vargv[n++] = "--vgdb=no";

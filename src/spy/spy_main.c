@@ -33,7 +33,10 @@ struct spy_config spy_cfg = {
 	.tool = SPY_DEAD,
 	.approx = 0.01,
 	.outdir = ".",
-	.stack_clear = True,
+	/* Popped frames keep their history by default, as a debug register on a
+	 * stack slot does (and RedSpy's store values): `witch record` and `witch
+	 * spy` then count the same pairs. */
+	.stack_clear = False,
 	.heap_clear = True,
 };
 struct spy_stats spy_st;
@@ -84,7 +87,7 @@ static void print_usage(void)
 		"    --witch-tool=dead|silent|load  dead stores, silent stores or redundant loads\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
-		"    --witch-stack=clear|keep       popped stack frames forget their history [clear]\n"
+		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"
 		"    --witch-heap=clear|keep        glibc free()d blocks forget their history [clear]\n");
 }
 

@@ -2,12 +2,13 @@
 # witch spy and memory it does not see being written: system calls count as
 # accesses (read(2) writes, write(2) reads), and memory released by free,
 # realloc or a returning function forgets its history, so reuse makes no
-# pair between the old and the new owner.
+# pair between the old and the new owner (for stack frames only with
+# --stack=clear: by default they keep it, as witch record's watchpoints do).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/spy-lib.sh"
 
 p=$PROGS/spy_kernel
-"$WITCH" spy --quiet --tool=dead -o "$TMP/d" -- "$p" >"$TMP/out"
+"$WITCH" spy --quiet --tool=dead --stack=clear -o "$TMP/d" -- "$p" >"$TMP/out"
 ok $? "witch spy --tool=dead runs spy_kernel"
 is "$(cat "$TMP/out")" "0 heap reused: yes yes" "the freed blocks were reused (the test means something)"
 spy_pairs "$p" "$TMP/d" >"$TMP/pairs"
@@ -23,7 +24,7 @@ like "$(json "$TMP/r.json" '[.pairs[] | select(.watch[0].function == "fill_buf")
 is "$(awk '$1 == "stack_f" && $2 == "stack_g"' "$TMP/pairs" | wc -l)" 0 \
 	"a returned function's locals do not pair with the next function's"
 
-"$WITCH" spy --quiet --tool=silent -o "$TMP/s" -- "$p" >/dev/null
+"$WITCH" spy --quiet --tool=silent --stack=clear -o "$TMP/s" -- "$p" >/dev/null
 ok $? "witch spy --tool=silent runs spy_kernel"
 spy_pairs "$p" "$TMP/s" >"$TMP/spairs"
 is "$(awk '$1 == "store_a" && $2 == "store_b"' "$TMP/spairs" | wc -l)" 0 \
@@ -31,7 +32,11 @@ is "$(awk '$1 == "store_a" && $2 == "store_b"' "$TMP/spairs" | wc -l)" 0 \
 is "$(awk '$1 == "store_c" && $2 == "store_d"' "$TMP/spairs" | wc -l)" 0 \
 	"nor after realloc moved the block away"
 is "$(awk '$1 == "stack_f" && $2 == "stack_g"' "$TMP/spairs" | wc -l)" 0 \
-	"nor for stack frames"
+	"nor for stack frames with --stack=clear"
+"$WITCH" spy --quiet --tool=silent -o "$TMP/s2" -- "$p" >/dev/null
+spy_pairs "$p" "$TMP/s2" >"$TMP/s2pairs"
+is "$(spy_sum "$TMP/s2pairs" stack_f stack_g | cut -d' ' -f1)" 256 \
+	"by default a returned frame keeps its history: stack_f -> stack_g silent"
 
 # Without clearing (the tool's own options), those pairs appear: the
 # assertions above can fail.

@@ -50,7 +50,9 @@ is "$?" 2 "missing program: exit 2"
 like "$(cat "$TMP/e3")" '^witch spy: .*nonexistent: No such file' "missing program: one line"
 "$WITCH" spy --approx=2 -- "$p" 2>"$TMP/e4"
 like "$(cat "$TMP/e4")" '^witch spy: --approx=2 is not a tolerance' "bad --approx: one line"
-is "$(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" "$TMP/e4" | wc -l)" 4 "each error is exactly one line"
+"$WITCH" spy --stack=drop -- "$p" 2>"$TMP/e5"
+like "$(cat "$TMP/e5")" '^witch spy: --stack=drop is not a choice' "bad --stack: one line"
+is "$(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" "$TMP/e4" "$TMP/e5" | wc -l)" 5 "each error is exactly one line"
 # Installed: the tool and the Valgrind files it needs come along.
 make -s -C "$TOP" install PREFIX="$TMP/inst" >"$TMP/make.log" 2>&1
 ok $? "make install PREFIX=..."
