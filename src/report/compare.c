@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,32 @@ static int is_libc_string_routine(const struct wr_report *r, const struct wr_fra
 	return 0;
 }
 
-/* "function (file:line)" of one frame, appended to buf. */
-static void put_frame(char *buf, size_t cap, const struct wr_frame *f)
+/*
+ * "function (file:line)" of one frame, appended to buf. Without a source
+ * line (a library without debug info) the frame is its code address,
+ * "function (module+0xoffset)": both sides ran the same binary, so the
+ * addresses match where lines cannot.
+ */
+static void put_frame(char *buf, size_t cap, const struct wr_report *r, const struct wr_frame *f)
 {
 	size_t n = strlen(buf);
+	const char *fn = f->function ? f->function : "??";
 
-	snprintf(buf + n, cap - n, "%s%s (%s:%d)", n ? " <- " : "", f->function ? f->function : "??",
-		 f->file ? wr_basename(f->file) : "??", f->line);
+	char real[PATH_MAX];
+	const char *mod;
+
+	if (f->file || f->module < 0) {
+		snprintf(buf + n, cap - n, "%s%s (%s:%d)", n ? " <- " : "", fn,
+			 f->file ? wr_basename(f->file) : "??", f->line);
+		return;
+	}
+	/* The runtime names a library as the loader found it (liblzma.so.5),
+	 * Valgrind by the file it mapped (liblzma.so.5.4.1). */
+	mod = r->mods[f->module].path;
+	if (realpath(mod, real))
+		mod = real;
+	snprintf(buf + n, cap - n, "%s%s (%s+0x%llx)", n ? " <- " : "", fn, wr_basename(mod),
+		 (unsigned long long)f->offset);
 }
 
 static int context_key(struct wr_side *side, uint32_t ctx, int full, char *buf, size_t cap)
@@ -44,13 +64,13 @@ static int context_key(struct wr_side *side, uint32_t ctx, int full, char *buf, 
 		return -1;
 	if (full) {
 		for (i = 0; i < n; i++)
-			put_frame(buf, cap, &f[i]);
+			put_frame(buf, cap, side->r, &f[i]);
 		return 0;
 	}
 	while (i + 1 < n && is_libc_string_routine(side->r, &f[i]))
 		i++;
 	if (n > 0)
-		put_frame(buf, cap, &f[i]);
+		put_frame(buf, cap, side->r, &f[i]);
 	return 0;
 }
 

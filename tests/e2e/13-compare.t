@@ -21,6 +21,16 @@ like "$(json "$TMP/f.json" '.pairs[0].pair')" 'dead_a .* <- main \(fig2.c:[0-9]+
 "$WITCH" compare "$TMP/a" "$TMP/b" >"$TMP/c.txt"
 like "$(cat "$TMP/c.txt")" 'found by the sampled run: 3 of 3' "text output"
 
+# Without debug info, pairs are code addresses in the module, which match
+# between runs of the same binary (not one "??" for everything).
+cp "$PROGS/listing2" "$TMP/stripped" && strip "$TMP/stripped"
+"$WITCH" record --quiet --rate=2000 -o "$TMP/n1" -- "$TMP/stripped" >/dev/null
+"$WITCH" record --quiet --rate=2000 -o "$TMP/n2" -- "$TMP/stripped" >/dev/null
+"$WITCH" compare --format=json "$TMP/n1" "$TMP/n2" >"$TMP/n.json"
+like "$(json "$TMP/n.json" '.pairs[0].pair')" '^\?\? \(stripped\+0x[0-9a-f]+\) => \?\? \(stripped\+0x[0-9a-f]+\)$' \
+	"no debug info: a pair is named by module and offset"
+is "$(json "$TMP/n.json" '.found')" "$(json "$TMP/n.json" '.top')" "and the two runs' pairs match"
+
 "$WITCH" record --quiet --craft=silent -o "$TMP/s" -- "$PROGS/silent" 200 >/dev/null
 expect_error "different kinds" 'measures dead stores but .* measures silent stores' "$WITCH" compare "$TMP/a" "$TMP/s"
 expect_error "one profile" 'give two profiles' "$WITCH" compare "$TMP/a"
