@@ -5,6 +5,9 @@
  * says what is wrong and what to do, and makes the exit status 1.
  */
 #include "cli/commands.h"
+#include "report/causal_analysis.h"
+#include "report/causal_profile.h"
+#include "report/causal_render.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -16,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: witch report [--format=text|json] [--top=N] [--pid=PID] PROFILE|DIR..."
+#define USAGE "usage: witch report [--format=text|json|coz] [--top=N] [--pid=PID] PROFILE|DIR..."
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ };
 
 struct report_opts {
 	enum format format;
@@ -53,10 +56,14 @@ static void help(void)
 	       "Read the profiles written by witch record (files, or directories\n"
 	       "of *.witch files), merge identical calling contexts across\n"
 	       "threads and processes, and rank the pairs of contexts by waste.\n"
+	       "Causal profiles (witch causal: causal.PID files, or a directory\n"
+	       "of them) are merged across runs and their lines ranked by impact.\n"
 	       "\n"
 	       "  --format=text|json  text for people (default), JSON for tools\n"
-	       "  --top=N             show the N pairs with the most waste\n"
-	       "                      (default 10; 0 shows all)\n"
+	       "  --format=coz        causal profiles only: coz's profile.coz format,\n"
+	       "                      for coz's viewer\n"
+	       "  --top=N             show the N pairs (causal: lines) with the most\n"
+	       "                      waste (impact); default 10, 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
 	       "  -h, --help          show this help\n", USAGE);
 }
@@ -83,9 +90,11 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 			o->format = FORMAT_TEXT;
 		else if (!strcmp(val, "json"))
 			o->format = FORMAT_JSON;
+		else if (!strcmp(val, "coz"))
+			o->format = FORMAT_COZ;
 		else
-			return fail("unknown format '%s'; use --format=text or "
-				    "--format=json", val);
+			return fail("unknown format '%s'; use --format=text, "
+				    "--format=json or (causal profiles) --format=coz", val);
 		return 0;
 	}
 	if (!strcmp(name, "--pid")) {
@@ -172,17 +181,77 @@ static int render(const struct report_opts *o, struct wr_report *r)
 	return 0;
 }
 
+/* A causal profile, or a directory of causal profiles and no *.witch ones. */
+static int causal_path(const char *path)
+{
+	return wc_path_is_causal(path) && !wc_dir_has_witch_profiles(path);
+}
+
+static int causal_report(const struct report_opts *o)
+{
+	struct wc_profile p;
+	struct wc_analysis a;
+	char err[1024];
+	int ret = 0;
+
+	memset(&p, 0, sizeof(p));
+	memset(&a, 0, sizeof(a));
+	if (o->pid)
+		ret = fail("--pid applies to witch record profiles; a causal report merges all runs "
+			   "(name single causal.PID files to report fewer)");
+	else if (wc_load(&p, o->paths, o->npaths, err, sizeof(err)))
+		ret = fail("%s", err);
+	else if (wc_analyze(&p, &a))
+		ret = fail("out of memory");
+	else if (a.status == WC_NO_EXPERIMENTS)
+		ret = fail("no experiment finished in %zu run%s of %s: the program ended too soon "
+			   "(experiments last at least a few milliseconds each); run it on a longer "
+			   "input, or repeat runs into the same directory (they accumulate)",
+			   p.nruns, p.nruns == 1 ? "" : "s", o->paths[0]);
+	else if (a.status == WC_NO_PROGRESS)
+		ret = fail("%s", wc_guidance);
+	if (!ret) {
+		if (o->format != FORMAT_COZ)
+			wc_render_warnings(stderr, &p, &a);
+		if (o->format == FORMAT_COZ)
+			ret = wc_render_coz(stdout, &p);
+		else if (o->format == FORMAT_JSON)
+			ret = wc_render_json(stdout, &p, &a, o->top);
+		else
+			ret = wc_render_text(stdout, &p, &a, o->top);
+		if (ret || fflush(stdout) || ferror(stdout))
+			ret = fail("cannot write the report: %s", strerror(errno));
+	}
+	wc_analysis_free(&a);
+	wc_profile_free(&p);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
 	struct wr_report *r = NULL;
 	char err[1024];
-	int ret;
+	int ret, i, ncausal = 0;
 
 	ret = parse_options(argc, argv, &o);
 	if (ret) {
 		free(o.paths);
 		return ret == 2 ? 0 : 1;
+	}
+	for (i = 0; i < o.npaths; i++)
+		ncausal += causal_path(o.paths[i]);
+	if (ncausal && ncausal < o.npaths)
+		ret = fail("causal profiles and witch record profiles cannot be reported together; "
+			   "run witch report on each kind separately");
+	else if (ncausal)
+		ret = causal_report(&o);
+	else if (o.format == FORMAT_COZ)
+		ret = fail("--format=coz is for causal profiles (witch causal); %s holds none",
+			   o.paths[0]);
+	if (ret || ncausal) {
+		free(o.paths);
+		return ret;
 	}
 	r = wr_report_new();
 	if (!r)

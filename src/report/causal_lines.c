@@ -1,0 +1,691 @@
+/*
+ * causal_lines.c - DWARF line tables to the runtime's line table.
+ *
+ * Each binary gets a Dwfl of its own with the file reported at base 0, so
+ * that addresses are the ELF virtual (link-time) addresses the contract
+ * asks for; separate debug files are found by dwfl_standard_find_debuginfo.
+ *
+ * For every compilation unit, the subprogram and inlined-subroutine DIEs
+ * are flattened into address pieces with their nesting depth, and swept
+ * together with the (address-sorted) line rows: the pieces open at a row's
+ * address, innermost last, say which function the row is in and, for rows
+ * from an out-of-scope file, through which call sites it was inlined.
+ */
+#include "report/causal_lines.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+struct piece {
+	uint64_t start, end;
+	int depth;
+	int inlined;
+	uint32_t name;		/* into files; UINT32_MAX: none */
+	uint32_t call_file;	/* into files; UINT32_MAX: none */
+	uint32_t call_line;
+};
+
+struct pieces {
+	struct piece *p;
+	size_t n, cap;
+};
+
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *a;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	a = realloc(*arr, ncap * size);
+	if (!a)
+		return -1;
+	*arr = a;
+	*cap = ncap;
+	return 0;
+}
+
+int wc_system_path(const char *path)
+{
+	static const char *const prefixes[] = {
+		"/usr/include/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/", "/usr/share/",
+		"/usr/local/include/", "/usr/local/lib/", "/lib/", "/lib64/", "/opt/rh/",
+	};
+	size_t i;
+
+	if (path[0] == '<')	/* <built-in>, <artificial> */
+		return 1;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	/* glibc's own sources, when its static parts carry debug info. */
+	return strstr(path, "/sysdeps/") != NULL || !strncmp(path, "../sysdeps/", 11);
+}
+
+int wc_path_matches(const char *pattern, const char *path)
+{
+	const char *p;
+
+	if (!fnmatch(pattern, path, 0))
+		return 1;
+	for (p = strchr(path, '/'); p; p = strchr(p + 1, '/'))
+		if (p[1] && !fnmatch(pattern, p + 1, 0))
+			return 1;
+	return 0;
+}
+
+int wc_lines_set_scope(struct wc_lines *t, char *const *patterns, size_t n)
+{
+	size_t i;
+
+	t->scope = calloc(n ? n : 1, sizeof(*t->scope));
+	t->scope_hits = calloc(n ? n : 1, sizeof(*t->scope_hits));
+	if (!t->scope || !t->scope_hits)
+		return -1;
+	for (i = 0; i < n; i++) {
+		t->scope[i] = strdup(patterns[i]);
+		if (!t->scope[i])
+			return -1;
+		t->nscope = i + 1;
+	}
+	return 0;
+}
+
+static int in_scope(struct wc_lines *t, uint32_t file)
+{
+	const char *path = t->files.strs[file];
+	size_t i, old = t->cap_file_scope;
+	int in = 0;
+
+	if (grow((void **)&t->file_scope, &t->cap_file_scope, (size_t)file + 1,
+		 sizeof(*t->file_scope)))
+		return 0;
+	if (t->cap_file_scope > old)
+		memset(t->file_scope + old, -1, t->cap_file_scope - old);
+	if (t->file_scope[file] >= 0)
+		return t->file_scope[file];
+	if (!t->nscope)
+		in = !wc_system_path(path);
+	for (i = 0; i < t->nscope; i++)
+		if (wc_path_matches(t->scope[i], path)) {
+			t->scope_hits[i] = 1;
+			in = 1;
+		}
+	t->file_scope[file] = (signed char)in;
+	return in;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	/* Follows DW_AT_abstract_origin and DW_AT_specification. */
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+static uint32_t intern_or_none(struct wc_strtab *tab, const char *s)
+{
+	return s ? wc_intern(tab, s) : UINT32_MAX;
+}
+
+static int add_pieces(struct wc_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
+		      Dwarf_Files *files, size_t nfiles, uint64_t bias)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+	ptrdiff_t off = 0;
+	struct piece pc;
+
+	memset(&pc, 0, sizeof(pc));
+	pc.depth = depth;
+	pc.inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
+	pc.name = intern_or_none(&t->files, die_name(die));
+	pc.call_file = UINT32_MAX;
+	if (pc.inlined) {
+		if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &v) == 0 &&
+		    v < nfiles)
+			pc.call_file = intern_or_none(&t->files, dwarf_filesrc(files, v, NULL, NULL));
+		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &v) == 0 &&
+		    v <= UINT32_MAX)
+			pc.call_line = (uint32_t)v;
+	}
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p)))
+			return -1;
+		pc.start = start + bias;
+		pc.end = end + bias;
+		ps->p[ps->n++] = pc;
+	}
+	return 0;
+}
+
+/* Subprograms and inlined subroutines under die, at any depth. */
+static int collect(struct wc_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
+		   Dwarf_Files *files, size_t nfiles, uint64_t bias)
+{
+	Dwarf_Die child;
+	int tag, sub;
+
+	if (dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		tag = dwarf_tag(&child);
+		sub = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+		if (sub && add_pieces(t, ps, &child, depth, files, nfiles, bias))
+			return -1;
+		/* Only DIEs that can hold code are worth descending into. */
+		if ((sub || tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
+		     tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+		     tag == DW_TAG_union_type || tag == DW_TAG_try_block ||
+		     tag == DW_TAG_catch_block || tag == DW_TAG_module) &&
+		    collect(t, ps, &child, depth + sub, files, nfiles, bias))
+			return -1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int cmp_piece(const void *a, const void *b)
+{
+	const struct piece *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+static uint32_t line_id(struct wc_lines *t, uint32_t module, uint32_t file, uint32_t lineno,
+			uint32_t function)
+{
+	char key[PATH_MAX + 32];
+	uint32_t id;
+	int n;
+
+	n = snprintf(key, sizeof(key), "%s:%u", t->files.strs[file], lineno);
+	if (n < 0 || (size_t)n >= sizeof(key))
+		return UINT32_MAX;
+	id = wc_intern(&t->locs, key);
+	if (id == UINT32_MAX || id < t->nlines)
+		return id;
+	if (grow((void **)&t->lines, &t->cap_lines, (size_t)id + 1, sizeof(*t->lines)))
+		return UINT32_MAX;
+	t->lines[id].module = module;
+	t->lines[id].file = file;
+	t->lines[id].lineno = lineno;
+	t->lines[id].function = function;
+	t->nlines = (size_t)id + 1;
+	return id;
+}
+
+static int add_range(struct wc_lines *t, struct wc_module *m, uint32_t module, uint64_t start,
+		     uint64_t end, uint32_t file, uint32_t lineno, uint32_t function)
+{
+	uint32_t id = line_id(t, module, file, lineno, function);
+
+	if (id == UINT32_MAX ||
+	    grow((void **)&m->ranges, &m->cap_ranges, m->nranges + 1, sizeof(*m->ranges)))
+		return -1;
+	m->ranges[m->nranges].start = start;
+	m->ranges[m->nranges].end = end;
+	m->ranges[m->nranges].line = id;
+	m->nranges++;
+	return 0;
+}
+
+/*
+ * Charge [start, end) of a row of file:lineno. open[0..nopen) are the
+ * pieces containing start, outermost first.
+ */
+static int charge(struct wc_lines *t, uint32_t module, uint64_t start, uint64_t end,
+		  uint32_t file, uint32_t lineno, struct piece **open, size_t nopen)
+{
+	struct wc_module *m = &t->mods[module];
+	size_t k;
+
+	if (in_scope(t, file))
+		return add_range(t, m, module, start, end, file, lineno,
+				 nopen ? open[nopen - 1]->name : UINT32_MAX);
+	for (k = nopen; k-- > 0;) {
+		const struct piece *p = open[k];
+
+		if (!p->inlined)
+			break;
+		if (p->call_file != UINT32_MAX && p->call_line && in_scope(t, p->call_file))
+			return add_range(t, m, module, start, end, p->call_file, p->call_line,
+					 k ? open[k - 1]->name : UINT32_MAX);
+	}
+	return 0;
+}
+
+static int add_row(struct wc_module *m, uint64_t addr, uint32_t file, uint32_t line)
+{
+	if (grow((void **)&m->rows, &m->cap_rows, m->nrows + 1, sizeof(*m->rows)))
+		return -1;
+	m->rows[m->nrows].addr = addr;
+	m->rows[m->nrows].file = file;
+	m->rows[m->nrows].line = line;
+	m->nrows++;
+	return 0;
+}
+
+static int do_unit(struct wc_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t bias)
+{
+	struct pieces ps = { 0 };
+	struct piece **open = NULL;
+	size_t nopen = 0, cap_open = 0, nlines, nfiles, i, pi = 0;
+	Dwarf_Lines *lines;
+	Dwarf_Files *files;
+	int ret = -1;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines) != 0 || nlines == 0)
+		return 0;	/* a unit without line info has nothing to charge */
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+		files = NULL;
+	if (collect(t, &ps, cu, 0, files, nfiles, bias))
+		goto out;
+	qsort(ps.p, ps.n, sizeof(*ps.p), cmp_piece);
+	for (i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i), *next;
+		Dwarf_Addr a, b;
+		bool endseq;
+		const char *src;
+		int lineno;
+		uint32_t file;
+
+		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineendsequence(l, &endseq) || endseq)
+			continue;
+		if (dwarf_lineno(l, &lineno) || lineno <= 0 || !(src = dwarf_linesrc(l, NULL, NULL)))
+			continue;
+		file = wc_intern(&t->files, src);
+		if (file == UINT32_MAX || add_row(&t->mods[module], a + bias, file, (uint32_t)lineno))
+			goto out;
+		next = i + 1 < nlines ? dwarf_onesrcline(lines, i + 1) : NULL;
+		if (!next || dwarf_lineaddr(next, &b) || b <= a)
+			continue;
+		a += bias;
+		b += bias;
+		/* Open the pieces that start by a; close those that ended. */
+		while (pi < ps.n && ps.p[pi].start <= a) {
+			while (nopen && open[nopen - 1]->end <= ps.p[pi].start)
+				nopen--;
+			if (grow((void **)&open, &cap_open, nopen + 1, sizeof(*open)))
+				goto out;
+			open[nopen++] = &ps.p[pi++];
+		}
+		while (nopen && open[nopen - 1]->end <= a)
+			nopen--;
+		if (charge(t, module, a, b, file, (uint32_t)lineno, open, nopen))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(ps.p);
+	free(open);
+	return ret;
+}
+
+int wc_lines_add_module(struct wc_lines *t, const char *path, char *err, size_t errlen)
+{
+	char real[PATH_MAX];
+	struct wc_module *m;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	uint32_t module = (uint32_t)t->nmods;
+	size_t units = 0;
+	int ret = -1;
+
+	if (!realpath(path, real)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	m = realloc(t->mods, (t->nmods + 1) * sizeof(*t->mods));
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->mods = m;
+	m = &t->mods[t->nmods++];
+	memset(m, 0, sizeof(*m));
+	m->path = strdup(real);
+	dwfl = dwfl_begin(&callbacks);
+	if (!m->path || !dwfl) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_elf(dwfl, "target", real, -1, 0, true);
+	if (dwfl_report_end(dwfl, NULL, NULL) || !mod) {
+		snprintf(err, errlen, "cannot read %s as an ELF file: %s", path, dwfl_errmsg(-1));
+		goto out;
+	}
+	if (!dwfl_module_getdwarf(mod, &bias)) {
+		snprintf(err, errlen, "%s has no debug information; rebuild it with -g (or install "
+			 "its debug symbols) so that witch causal can map code to source lines", path);
+		goto out;
+	}
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
+		units++;
+		if (do_unit(t, module, cu, bias)) {
+			snprintf(err, errlen, "out of memory while reading the debug information of %s",
+				 path);
+			goto out;
+		}
+	}
+	if (!units || !m->nrows) {
+		snprintf(err, errlen, "%s has no line information in its debug information; rebuild "
+			 "it with -g", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (dwfl)
+		dwfl_end(dwfl);
+	return ret;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct wc_range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+int wc_lines_finish(struct wc_lines *t, char *err, size_t errlen)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < t->nmods; i++) {
+		struct wc_module *m = &t->mods[i];
+
+		qsort(m->ranges, m->nranges, sizeof(*m->ranges), cmp_range);
+		/* Merge neighbours of one line; later claims on an address lose. */
+		for (j = 0, k = 0; j < m->nranges; j++) {
+			struct wc_range r = m->ranges[j];
+
+			if (k && r.start < m->ranges[k - 1].end)
+				r.start = m->ranges[k - 1].end;
+			if (r.start >= r.end)
+				continue;
+			if (k && m->ranges[k - 1].line == r.line && m->ranges[k - 1].end == r.start)
+				m->ranges[k - 1].end = r.end;
+			else
+				m->ranges[k++] = r;
+		}
+		m->nranges = k;
+	}
+	for (i = 0; i < t->nscope; i++)
+		if (!t->scope_hits[i]) {
+			snprintf(err, errlen, "--scope=%s matches no source file in the debug information "
+				 "of %s; give a file name such as --scope=%s", t->scope[i],
+				 t->nmods ? t->mods[0].path : "the program",
+				 t->nmods && t->nlines ? t->files.strs[t->lines[0].file] : "app.c");
+			return -1;
+		}
+	if (!t->nlines) {
+		snprintf(err, errlen, "no source line of %s is in scope (only system headers and "
+			 "libraries have code there); name files with --scope=FILE",
+			 t->nmods ? t->mods[0].path : "the program");
+		return -1;
+	}
+	return 0;
+}
+
+/* "FILE:LINE" into pattern and line; -1 with the reason. */
+static int split_spec(const char *spec, char *file, size_t cap, uint32_t *line, char *err,
+		      size_t errlen)
+{
+	const char *colon = strrchr(spec, ':');
+	unsigned long v;
+	char *end;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= cap || colon[1] < '1' ||
+	    colon[1] > '9') {
+		snprintf(err, errlen, "'%s' is not FILE:LINE (such as app.c:42)", spec);
+		return -1;
+	}
+	errno = 0;
+	v = strtoul(colon + 1, &end, 10);
+	if (errno || *end || v > UINT32_MAX) {
+		snprintf(err, errlen, "'%s' is not FILE:LINE (such as app.c:42)", spec);
+		return -1;
+	}
+	memcpy(file, spec, (size_t)(colon - spec));
+	file[colon - spec] = '\0';
+	*line = (uint32_t)v;
+	return 0;
+}
+
+struct found {
+	uint32_t file;		/* UINT32_MAX: no file matched */
+	uint32_t file2;		/* a second, different matching file: ambiguous */
+	uint32_t module;
+	uint64_t addr;		/* lowest address of the line, when has_line */
+	int has_line;
+	uint32_t below, above;	/* nearest lines with code, 0: none */
+};
+
+/* The rows of files matching pattern, looking for line. */
+static void find_rows(const struct wc_lines *t, const char *pattern, uint32_t line,
+		      struct found *f)
+{
+	signed char *match = calloc(t->files.n ? t->files.n : 1, 1);	/* 0 ?, 1 no, 2 yes */
+	size_t i, j;
+
+	memset(f, 0, sizeof(*f));
+	f->file = f->file2 = UINT32_MAX;
+	for (i = 0; match && i < t->nmods; i++)
+		for (j = 0; j < t->mods[i].nrows; j++) {
+			const struct wc_row *r = &t->mods[i].rows[j];
+
+			if (!match[r->file])
+				match[r->file] = wc_path_matches(pattern, t->files.strs[r->file]) ? 2 : 1;
+			if (match[r->file] != 2)
+				continue;
+			if (f->file == UINT32_MAX)
+				f->file = r->file;
+			/* Several files, but one has the line: not ambiguous. */
+			if (r->line == line) {
+				if (f->has_line && f->file != r->file) {
+					f->file2 = r->file;
+					continue;
+				}
+				if (!f->has_line || r->addr < f->addr) {
+					f->file = r->file;
+					f->module = (uint32_t)i;
+					f->addr = r->addr;
+				}
+				f->has_line = 1;
+			} else if (r->line < line && r->line > f->below) {
+				f->below = r->line;
+			} else if (r->line > line && (!f->above || r->line < f->above)) {
+				f->above = r->line;
+			}
+		}
+	free(match);
+}
+
+static int explain_missing(const struct wc_lines *t, const char *spec, const char *pattern,
+			   const struct found *f, char *err, size_t errlen)
+{
+	if (f->file2 != UINT32_MAX)
+		snprintf(err, errlen, "%s is ambiguous: both %s and %s match; give more of the path",
+			 spec, t->files.strs[f->file], t->files.strs[f->file2]);
+	else if (f->file == UINT32_MAX)
+		snprintf(err, errlen, "no source file '%s' in the debug information of %s; name a "
+			 "file of the program, such as %s", pattern,
+			 t->nmods ? t->mods[0].path : "the program",
+			 t->nlines ? t->files.strs[t->lines[0].file] : "app.c");
+	else if (f->below && f->above)
+		snprintf(err, errlen, "%s has no code; the nearest lines with code are %u and %u",
+			 spec, f->below, f->above);
+	else
+		snprintf(err, errlen, "%s has no code; the nearest line with code is %u", spec,
+			 f->below ? f->below : f->above);
+	return -1;
+}
+
+int wc_lines_add_progress(struct wc_lines *t, const char *spec, char *err, size_t errlen)
+{
+	char pattern[PATH_MAX], name[PATH_MAX + 32];
+	struct found f;
+	uint32_t line;
+	struct wc_bp *bp;
+
+	if (split_spec(spec, pattern, sizeof(pattern), &line, err, errlen))
+		return -1;
+	find_rows(t, pattern, line, &f);
+	if (!f.has_line || f.file2 != UINT32_MAX)
+		return explain_missing(t, spec, pattern, &f, err, errlen);
+	snprintf(name, sizeof(name), "%s:%u", t->files.strs[f.file], line);
+	bp = realloc(t->bps, (t->nbps + 1) * sizeof(*bp));
+	if (!bp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->bps = bp;
+	bp = &t->bps[t->nbps];
+	bp->module = f.module;
+	bp->addr = f.addr;
+	bp->name = wc_intern(&t->files, name);
+	if (bp->name == UINT32_MAX) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->nbps++;
+	return 0;
+}
+
+int wc_lines_find_line(const struct wc_lines *t, const char *spec, uint32_t *id, char *err,
+		       size_t errlen)
+{
+	char pattern[PATH_MAX];
+	struct found f;
+	uint32_t line, other = UINT32_MAX;
+	size_t i;
+
+	if (split_spec(spec, pattern, sizeof(pattern), &line, err, errlen))
+		return -1;
+	*id = UINT32_MAX;
+	for (i = 0; i < t->nlines; i++) {
+		const struct wc_line *l = &t->lines[i];
+
+		if (l->lineno != line || !wc_path_matches(pattern, t->files.strs[l->file]))
+			continue;
+		if (*id != UINT32_MAX && t->lines[*id].file != l->file)
+			other = (uint32_t)i;
+		else if (*id == UINT32_MAX)
+			*id = (uint32_t)i;
+	}
+	if (other != UINT32_MAX) {
+		snprintf(err, errlen, "%s is ambiguous: both %s and %s match; give more of the path",
+			 spec, t->files.strs[t->lines[*id].file], t->files.strs[t->lines[other].file]);
+		return -1;
+	}
+	if (*id != UINT32_MAX)
+		return 0;
+	find_rows(t, pattern, line, &f);
+	if (f.has_line && f.file2 == UINT32_MAX) {
+		snprintf(err, errlen, "%s has code, but outside the causal scope; add its file with "
+			 "--scope=%s", spec, pattern);
+		return -1;
+	}
+	return explain_missing(t, spec, pattern, &f, err, errlen);
+}
+
+/* Fields are tab-separated: no tab or newline may hide in a name. */
+static void put_field(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, out);
+}
+
+int wc_lines_write(const struct wc_lines *t, FILE *out)
+{
+	size_t i, j;
+
+	fprintf(out, "witch-causal-lines\t1\n");
+	for (i = 0; i < t->nmods; i++) {
+		fprintf(out, "module\t%zu\t", i);
+		put_field(out, t->mods[i].path);
+		fputc('\n', out);
+	}
+	for (i = 0; i < t->nlines; i++) {
+		const struct wc_line *l = &t->lines[i];
+
+		fprintf(out, "line\t%zu\t", i);
+		put_field(out, t->locs.strs[i]);
+		fputc('\t', out);
+		put_field(out, l->function != UINT32_MAX ? t->files.strs[l->function] : "?");
+		fputc('\n', out);
+	}
+	for (i = 0; i < t->nmods; i++)
+		for (j = 0; j < t->mods[i].nranges; j++) {
+			const struct wc_range *r = &t->mods[i].ranges[j];
+
+			fprintf(out, "range\t%zu\t%llx\t%llx\t%u\n", i, (unsigned long long)r->start,
+				(unsigned long long)r->end, r->line);
+		}
+	for (i = 0; i < t->nbps; i++) {
+		fprintf(out, "progress\t%u\t%llx\t", t->bps[i].module,
+			(unsigned long long)t->bps[i].addr);
+		put_field(out, t->files.strs[t->bps[i].name]);
+		fputc('\n', out);
+	}
+	return fflush(out) || ferror(out) ? -1 : 0;
+}
+
+size_t wc_lines_nranges(const struct wc_lines *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nmods; i++)
+		n += t->mods[i].nranges;
+	return n;
+}
+
+void wc_lines_free(struct wc_lines *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nscope; i++)
+		free(t->scope[i]);
+	free(t->scope);
+	free(t->scope_hits);
+	for (i = 0; i < t->nmods; i++) {
+		free(t->mods[i].path);
+		free(t->mods[i].ranges);
+		free(t->mods[i].rows);
+	}
+	free(t->mods);
+	free(t->lines);
+	free(t->bps);
+	free(t->file_scope);
+	wc_strtab_free(&t->files);
+	wc_strtab_free(&t->locs);
+	memset(t, 0, sizeof(*t));
+}

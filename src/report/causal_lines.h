@@ -1,0 +1,109 @@
+/*
+ * causal_lines.h - the line table `witch causal` hands to the runtime
+ * (docs/causal.md §1): which address ranges of which in-scope binaries
+ * belong to which source line, read from DWARF with libdw.
+ *
+ * Code inlined from an out-of-scope file is charged to the innermost call
+ * site that is in scope, so that a loop calling memcpy-like inline helpers
+ * from system headers shows up as the loop's line.
+ */
+#ifndef WITCH_CAUSAL_LINES_H
+#define WITCH_CAUSAL_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/causal_strtab.h"
+
+struct wc_range {
+	uint64_t start, end;	/* link-time addresses, [start, end) */
+	uint32_t line;		/* into lines */
+};
+
+/* One row of the DWARF line table, kept to resolve FILE:LINE arguments. */
+struct wc_row {
+	uint64_t addr;
+	uint32_t file;		/* into files */
+	uint32_t line;
+};
+
+struct wc_module {
+	char *path;		/* canonical (realpath) */
+	struct wc_range *ranges;
+	size_t nranges, cap_ranges;
+	struct wc_row *rows;
+	size_t nrows, cap_rows;
+};
+
+struct wc_line {
+	uint32_t module;
+	uint32_t file;		/* into files */
+	uint32_t lineno;
+	uint32_t function;	/* into files' table too; UINT32_MAX: unknown */
+};
+
+struct wc_bp {
+	uint32_t module;
+	uint64_t addr;
+	uint32_t name;		/* into files: "file.c:123" as the debug info spells it */
+};
+
+struct wc_lines {
+	/* Source scope: patterns matched against whole paths and their
+	 * trailing components (fnmatch); none: every non-system file. */
+	char **scope;
+	size_t nscope;
+	int *scope_hits;	/* per pattern: matched some file */
+
+	struct wc_module *mods;
+	size_t nmods;
+	struct wc_line *lines;
+	size_t nlines, cap_lines;
+	struct wc_bp *bps;
+	size_t nbps;
+
+	struct wc_strtab files;	/* file paths and function names */
+	struct wc_strtab locs;	/* "file:line" -> line id (same index as lines) */
+	signed char *file_scope;	/* per files id: -1 unknown, 0 out, 1 in */
+	size_t cap_file_scope;
+};
+
+/* Whether a source path is a system header or library source, out of the
+ * default scope (/usr/include, /usr/lib, ...). */
+int wc_system_path(const char *path);
+
+/* Whether pattern names path: the whole path, or its last components. */
+int wc_path_matches(const char *pattern, const char *path);
+
+/* Set the scope before adding modules; the strings are copied. */
+int wc_lines_set_scope(struct wc_lines *t, char *const *patterns, size_t n);
+
+/*
+ * Read the DWARF of the binary at path (or its separate debug file) and
+ * add its in-scope lines and ranges. -1 with a one-line reason in err:
+ * not an ELF file, or no debug information (the message suggests -g).
+ */
+int wc_lines_add_module(struct wc_lines *t, const char *path, char *err, size_t errlen);
+
+/* After the last module: sort, merge and trim the ranges; check that every
+ * --scope pattern matched a file. -1 with the reason in err. */
+int wc_lines_finish(struct wc_lines *t, char *err, size_t errlen);
+
+/* Resolve "FILE:LINE" to a breakpoint address (the lowest address of
+ * that line) and add it as a progress point. -1 with the reason in err. */
+int wc_lines_add_progress(struct wc_lines *t, const char *spec, char *err, size_t errlen);
+
+/* Resolve "FILE:LINE" to an in-scope line id. -1 with the reason in err. */
+int wc_lines_find_line(const struct wc_lines *t, const char *spec, uint32_t *id,
+		       char *err, size_t errlen);
+
+/* The text format of docs/causal.md §1. -1 on a write error. */
+int wc_lines_write(const struct wc_lines *t, FILE *out);
+
+/* Ranges over all modules. */
+size_t wc_lines_nranges(const struct wc_lines *t);
+
+void wc_lines_free(struct wc_lines *t);
+
+#endif
