@@ -1,0 +1,495 @@
+/*
+ * cmd_causal.c - `witch causal`: COZ-style causal profiling. Reads the
+ * program's DWARF (the runtime never does), writes the line table of
+ * docs/causal.md into the output directory, runs the program with
+ * libwitchcausal.so preloaded, and says afterwards whether the run
+ * measured anything. Runs into one directory accumulate: witch report
+ * merges them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/launch.h"
+#include "cli/outdir.h"
+#include "cli/target.h"
+#include "report/causal_analysis.h"
+#include "report/causal_lines.h"
+#include "report/causal_profile.h"
+
+#define WHO "witch causal"
+#define LIB "libwitchcausal.so"
+#define LINES_FILE ".causal-lines"
+
+static const char usage_text[] =
+	"usage: witch causal [OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Runs PROGRAM with causal profiling (COZ): during a run, experiments\n"
+	"virtually speed up one source line at a time by slowing everything else\n"
+	"down, and measure how the program's progress changes. Progress is counted\n"
+	"at COZ_PROGRESS points (#include <coz.h> or <witch.h>), at --progress lines,\n"
+	"or by whole runs (--end-to-end). Each process leaves DIR/causal.PID; runs\n"
+	"into the same directory accumulate. See the result with: witch report DIR\n"
+	"\n"
+	"  -o, --output=DIR         output directory (default witch-PROGRAM-causal)\n"
+	"  --progress=FILE:LINE     count visits to this line as progress (a\n"
+	"                           breakpoint, no recompiling); may be repeated\n"
+	"  --end-to-end             the measure is the whole run's time: one\n"
+	"                           experiment per run, no progress point needed;\n"
+	"                           repeat the run many times\n"
+	"  --scope=FILE             only lines of matching source files are sped up\n"
+	"                           (a path, its last components, or a glob; may be\n"
+	"                           repeated; default: every file of the program\n"
+	"                           except system headers and libraries)\n"
+	"  --binary-scope=PATH      also profile the lines of this shared library\n"
+	"                           (needs its debug information); may be repeated\n"
+	"  --line=FILE:LINE         every experiment speeds up this line\n"
+	"  --speedup=PCT            every experiment uses this line speedup, 0 to 100\n"
+	"  --period=NS              sampling period in nanoseconds (default 1000000)\n"
+	"  --no-follow              profile only PROGRAM's own process, not the\n"
+	"                           programs it runs or the children it forks\n"
+	"  -q, --quiet              no summary after the run\n";
+
+struct causal_opts {
+	const char *outdir;
+	char **progress, **scope, **binaries;
+	size_t nprogress, nscope, nbinaries;
+	const char *line;
+	long speedup;		/* -1: random */
+	long period;		/* 0: the runtime's default */
+	int end_to_end, no_follow, quiet;
+};
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One line, even when it quotes paths holding newlines. */
+static int fail(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (i = 0; msg[i]; i++)
+		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+			msg[i] = '?';
+	fprintf(stderr, WHO ": %s\n", msg);
+	return 2;
+}
+
+static int push(char ***arr, size_t *n, char *s)
+{
+	char **a = realloc(*arr, (*n + 1) * sizeof(*a));
+
+	if (!a)
+		return -1;
+	a[(*n)++] = s;
+	*arr = a;
+	return 0;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return *s < '0' || *s > '9' || *end || errno || *out < min || *out > max ? -1 : 0;
+}
+
+static int parse(int argc, char **argv, struct causal_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "progress", required_argument, NULL, 'P' },
+		{ "end-to-end", no_argument, NULL, 'E' },
+		{ "scope", required_argument, NULL, 's' },
+		{ "binary-scope", required_argument, NULL, 'b' },
+		{ "line", required_argument, NULL, 'l' },
+		{ "speedup", required_argument, NULL, 'S' },
+		{ "period", required_argument, NULL, 'p' },
+		{ "no-follow", no_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char pct[32];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->speedup = -1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->outdir = optarg;
+			break;
+		case 'P':
+			if (push(&o->progress, &o->nprogress, optarg))
+				return fail("out of memory");
+			break;
+		case 'E':
+			o->end_to_end = 1;
+			break;
+		case 's':
+			if (!*optarg)
+				return fail("--scope needs a source file name, such as --scope=app.c");
+			if (push(&o->scope, &o->nscope, optarg))
+				return fail("out of memory");
+			break;
+		case 'b':
+			if (push(&o->binaries, &o->nbinaries, optarg))
+				return fail("out of memory");
+			break;
+		case 'l':
+			o->line = optarg;
+			break;
+		case 'S':
+			/* "35" or "35%". */
+			snprintf(pct, sizeof(pct), "%s", optarg);
+			if (*pct && pct[strlen(pct) - 1] == '%')
+				pct[strlen(pct) - 1] = '\0';
+			if (strlen(optarg) >= sizeof(pct) - 1 || parse_long(pct, 0, 100, &o->speedup))
+				return fail("--speedup=%s is not a speedup; give a percentage from 0 to "
+					    "100, such as --speedup=25", optarg);
+			break;
+		case 'p':
+			if (parse_long(optarg, 10000, 10000000000L, &o->period))
+				return fail("--period=%s is not a period; give nanoseconds between "
+					    "samples, 10000 to 10000000000", optarg);
+			break;
+		case 'F':
+			o->no_follow = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case ':':
+			return fail("%s needs a value; see `witch causal --help`", argv[optind - 1]);
+		default:
+			if (optopt && strchr("o", optopt))
+				return fail("-%c needs a value; see `witch causal --help`", optopt);
+			return fail("unknown option '%s'; see `witch causal --help`", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return fail("no program given; usage: witch causal [OPTIONS] -- PROGRAM [ARGS...]");
+	return 0;
+}
+
+static int is_elf(const char *path)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4);
+	close(fd);
+	return ok;
+}
+
+/* The line table, progress breakpoints and fixed line, or an error. */
+static int build_lines(const struct causal_opts *o, const char *target, struct wc_lines *t,
+		       long *fixed_line)
+{
+	char err[2048];
+	uint32_t id;
+	size_t i;
+
+	if (wc_lines_set_scope(t, o->scope, o->nscope))
+		return fail("out of memory");
+	if (is_elf(target)) {
+		if (wc_lines_add_module(t, target, err, sizeof(err)))
+			return fail("%s", err);
+	} else if (!o->nbinaries) {
+		return fail("%s is a #! script: name the program whose lines to profile with "
+			    "--binary-scope=PATH", target);
+	}
+	for (i = 0; i < o->nbinaries; i++) {
+		if (access(o->binaries[i], R_OK))
+			return fail("--binary-scope=%s: %s", o->binaries[i], strerror(errno));
+		if (!is_elf(o->binaries[i]))
+			return fail("--binary-scope=%s is not an ELF program or library",
+				    o->binaries[i]);
+		if (wc_lines_add_module(t, o->binaries[i], err, sizeof(err)))
+			return fail("%s", err);
+	}
+	if (wc_lines_finish(t, err, sizeof(err)))
+		return fail("%s", err);
+	for (i = 0; i < o->nprogress; i++)
+		if (wc_lines_add_progress(t, o->progress[i], err, sizeof(err)))
+			return fail("--progress=%s: %s", o->progress[i], err);
+	*fixed_line = -1;
+	if (o->line) {
+		if (wc_lines_find_line(t, o->line, &id, err, sizeof(err)))
+			return fail("--line=%s: %s", o->line, err);
+		*fixed_line = id;
+	}
+	return 0;
+}
+
+/* Write the table beside the profiles, atomically: a concurrent run must
+ * never read half of it. */
+static int write_lines(const struct wc_lines *t, const char *outdir, char *path, size_t cap)
+{
+	char tmp[PATH_MAX + 64];
+	FILE *f;
+	int bad;
+
+	snprintf(path, cap, "%s/" LINES_FILE, outdir);
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return fail("cannot write %s: %s", tmp, strerror(errno));
+	bad = wc_lines_write(t, f);
+	bad |= fclose(f);
+	if (bad || rename(tmp, path)) {
+		unlink(tmp);
+		return fail("cannot write %s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+static void setenv_num(const char *name, long v)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%ld", v);
+	setenv(name, num, 1);
+}
+
+static void set_env(const char *lib, const char *outdir, const char *lines,
+		    const struct causal_opts *o, long fixed_line)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char buf[PATH_MAX * 2];
+
+	snprintf(buf, sizeof(buf), "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+	setenv("LD_PRELOAD", buf, 1);
+	setenv("WITCH_OUT", outdir, 1);
+	setenv("WITCH_CAUSAL_LINES", lines, 1);
+	/* Never inherit a setting the user did not give this run. */
+	if (o->end_to_end)
+		setenv("WITCH_CAUSAL_END_TO_END", "1", 1);
+	else
+		unsetenv("WITCH_CAUSAL_END_TO_END");
+	if (fixed_line >= 0)
+		setenv_num("WITCH_CAUSAL_FIXED_LINE", fixed_line);
+	else
+		unsetenv("WITCH_CAUSAL_FIXED_LINE");
+	if (o->speedup >= 0)
+		setenv_num("WITCH_CAUSAL_FIXED_SPEEDUP", o->speedup);
+	else
+		unsetenv("WITCH_CAUSAL_FIXED_SPEEDUP");
+	if (o->period)
+		setenv_num("WITCH_CAUSAL_PERIOD_NS", o->period);
+	else
+		unsetenv("WITCH_CAUSAL_PERIOD_NS");
+	if (o->no_follow)
+		setenv("WITCH_NO_FOLLOW", "1", 1);
+	else
+		unsetenv("WITCH_NO_FOLLOW");
+}
+
+/* The causal profiles already in the directory, to tell this run's apart. */
+struct seen {
+	char name[64];
+	struct timespec mtime;
+	off_t size;
+};
+
+static size_t snapshot(const char *dir, struct seen **out)
+{
+	char path[PATH_MAX + 300];
+	struct seen *s = NULL, *a;
+	struct dirent *de;
+	struct stat st;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		if (!wc_is_profile_name(de->d_name) || strlen(de->d_name) >= sizeof(s->name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !(a = realloc(s, (n + 1) * sizeof(*s))))
+			continue;
+		s = a;
+		snprintf(s[n].name, sizeof(s[n].name), "%s", de->d_name);
+		s[n].mtime = st.st_mtim;
+		s[n].size = st.st_size;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	*out = s;
+	return n;
+}
+
+static int unchanged(const struct seen *s, size_t n, const char *name, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s[i].name, name))
+			return s[i].size == st->st_size && s[i].mtime.tv_sec == st->st_mtim.tv_sec &&
+			       s[i].mtime.tv_nsec == st->st_mtim.tv_nsec;
+	return 0;
+}
+
+/*
+ * Read the causal profiles this run wrote (new or changed since the
+ * snapshot) into p; *older counts the others. Unreadable ones are reported.
+ */
+static size_t read_new_profiles(const char *dir, const struct seen *before, size_t nbefore,
+				struct wc_profile *p, size_t *older)
+{
+	char path[PATH_MAX + 300], err[1024], *text;
+	struct dirent *de;
+	struct stat st;
+	size_t n = 0, len;
+	DIR *d = opendir(dir);
+	FILE *f;
+
+	*older = 0;
+	while (d && (de = readdir(d))) {
+		if (!wc_is_profile_name(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st))
+			continue;
+		if (unchanged(before, nbefore, de->d_name, &st)) {
+			(*older)++;
+			continue;
+		}
+		n++;
+		f = fopen(path, "rb");
+		text = NULL;
+		len = 0;
+		if (f) {
+			text = malloc((size_t)st.st_size + 1);
+			len = text ? fread(text, 1, (size_t)st.st_size + 1, f) : 0;
+			fclose(f);
+		}
+		if (!text || wc_read_text(p, text, len, path, err, sizeof(err)))
+			fprintf(stderr, WHO ": warning: %s\n",
+				text ? err : "cannot read a profile this run wrote");
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void summary(const struct causal_opts *o, const char *argv0, const char *outdir,
+		    const struct seen *before, size_t nbefore)
+{
+	struct wc_profile p;
+	struct wc_analysis a;
+	size_t n, older;
+
+	memset(&p, 0, sizeof(p));
+	n = read_new_profiles(outdir, before, nbefore, &p, &older);
+	if (!n) {
+		fprintf(stderr, WHO ": %s ended without writing a causal profile to %s (it may have "
+				"been killed before witch could write, or used exec without exit)\n",
+			argv0, o->outdir);
+	} else if (wc_analyze(&p, &a) == 0) {
+		if (a.status == WC_NO_PROGRESS && !o->end_to_end)
+			fprintf(stderr, WHO ": %s\n", wc_guidance);
+		else if (a.status == WC_NO_EXPERIMENTS && !o->quiet)
+			fprintf(stderr, WHO ": no experiment finished: %s ended too soon; run it on a "
+					"longer input, or repeat the run (runs into %s accumulate)\n",
+				argv0, o->outdir);
+		else if (!o->quiet)
+			fprintf(stderr, WHO ": %zu experiment%s in this run%s; see them with: witch "
+					"report %s\n",
+				a.nexps, a.nexps == 1 ? "" : "s",
+				older ? " (merged with earlier runs' profiles there)" : "", o->outdir);
+		wc_analysis_free(&a);
+	}
+	wc_profile_free(&p);
+}
+
+int cmd_causal(int argc, char **argv)
+{
+	char path[PATH_MAX], err[1024], lib[PATH_MAX], outdir[PATH_MAX], defdir[PATH_MAX];
+	char lines_path[PATH_MAX + 32];
+	struct causal_opts o;
+	struct wc_lines t;
+	struct seen *before = NULL;
+	size_t nbefore;
+	const char *base;
+	long fixed_line;
+	int status, rc;
+
+	memset(&t, 0, sizeof(t));
+	rc = parse(argc, argv, &o);
+	if (rc)
+		goto out;
+	argv += optind;
+	rc = 2;
+	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	    target_preloadable(path, err, sizeof(err)) < 0) {
+		fail("%s", err);
+		goto out;
+	}
+	rc = build_lines(&o, path, &t, &fixed_line);
+	if (rc)
+		goto out;
+	rc = 2;
+	if (witch_libdir(lib, sizeof(lib)) < 0 ||
+	    (size_t)snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), "/" LIB) >=
+		    sizeof(lib) - strlen(lib) ||
+	    access(lib, R_OK) < 0) {
+		fail("cannot find " LIB " next to this witch (%s); reinstall witch", lib);
+		goto out;
+	}
+	if (!o.outdir) {
+		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+		snprintf(defdir, sizeof(defdir), "witch-%s-causal", base);
+		o.outdir = defdir;
+	}
+	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
+	if (rc)
+		goto out;
+	rc = write_lines(&t, outdir, lines_path, sizeof(lines_path));
+	if (rc)
+		goto out;
+	wc_lines_free(&t);
+	set_env(lib, outdir, lines_path, &o, fixed_line);
+	nbefore = snapshot(outdir, &before);
+	status = launch_and_wait(path, argv, WHO);
+	if (status < 0) {
+		rc = 127;
+		goto out;
+	}
+	summary(&o, argv[0], outdir, before, nbefore);
+	free(before);
+	free(o.progress);
+	free(o.scope);
+	free(o.binaries);
+	exit_like(status);
+out:
+	free(before);
+	wc_lines_free(&t);
+	free(o.progress);
+	free(o.scope);
+	free(o.binaries);
+	return rc;
+}
