@@ -353,7 +353,8 @@ int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
 			a->status = WC_OK;
 	if (!a->nexps)
 		a->status = WC_NO_EXPERIMENTS;
-	qsort(s.a, s.n, sizeof(*s.a), cmp_acc);
+	if (s.n)
+		qsort(s.a, s.n, sizeof(*s.a), cmp_acc);
 	/* The map's indices are stale after sorting; only s.a is used now. */
 	for (start = 0; start < s.n; start = i) {
 		for (i = start + 1; i < s.n && s.a[i].line == s.a[start].line &&
@@ -364,7 +365,8 @@ int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
 		if (build_curve(p, a, &s.a[start], i - start, &s, &ph[s.a[start].line], total_T))
 			goto out;
 	}
-	qsort(a->curves, a->ncurves, sizeof(*a->curves), cmp_curve);
+	if (a->ncurves)
+		qsort(a->curves, a->ncurves, sizeof(*a->curves), cmp_curve);
 	ret = 0;
 out:
 	free(ph);

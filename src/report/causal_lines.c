@@ -304,7 +304,8 @@ static int do_unit(struct wc_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t 
 		files = NULL;
 	if (collect(t, &ps, cu, 0, files, nfiles, bias))
 		goto out;
-	qsort(ps.p, ps.n, sizeof(*ps.p), cmp_piece);
+	if (ps.n)
+		qsort(ps.p, ps.n, sizeof(*ps.p), cmp_piece);
 	for (i = 0; i < nlines; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i), *next;
 		Dwarf_Addr a, b;
@@ -422,7 +423,8 @@ int wc_lines_finish(struct wc_lines *t, char *err, size_t errlen)
 	for (i = 0; i < t->nmods; i++) {
 		struct wc_module *m = &t->mods[i];
 
-		qsort(m->ranges, m->nranges, sizeof(*m->ranges), cmp_range);
+		if (m->nranges)
+			qsort(m->ranges, m->nranges, sizeof(*m->ranges), cmp_range);
 		/* Merge neighbours of one line; later claims on an address lose. */
 		for (j = 0, k = 0; j < m->nranges; j++) {
 			struct wc_range r = m->ranges[j];

@@ -5,6 +5,7 @@
  * unknown record kinds are skipped (the format may grow), but a known
  * record with a missing or malformed field, a record out of place, an
  * empty or unterminated line is an error naming the file and line.
+ * Concatenated profiles are read as consecutive runs.
  */
 #include "report/causal_profile.h"
 
@@ -281,10 +282,17 @@ static int record(struct ctx *c, struct rec *r)
 	struct wc_profile *p = c->p;
 	struct wc_run *run = &p->runs[c->run_idx];
 
+	/* Profiles may be concatenated (cat causal.* > all): a header after
+	 * an end record starts the next run. */
+	if (kind_is(r, "witch-causal") && c->ended) {
+		c->ended = 0;
+		c->in_exp = 0;
+		return header(c, r);
+	}
 	if (c->ended)
 		return bad(c, "%.*s record after the end record", (int)r->kindlen, r->kind);
 	if (kind_is(r, "witch-causal"))
-		return bad(c, "a second witch-causal header");
+		return bad(c, "a second witch-causal header before the first run's end record");
 	if (kind_is(r, "startup"))
 		return get_u64(c, r, "time", 1, &run->startup);
 	if (kind_is(r, "progress")) {
@@ -616,7 +624,8 @@ static int load_dir(struct wc_profile *p, const char *dir, char *err, size_t err
 		ret = -1, snprintf(err, errlen, "no finished causal profiles in %s, only unfinished "
 			 "causal.*.tmp files: the run was killed while witch wrote them; re-run it",
 			 dir);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (i = 0; i < n && !ret; i++)
 		ret = load_file(p, names[i], err, errlen);
 	for (i = 0; i < n; i++)
