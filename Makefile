@@ -24,7 +24,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 PROG_SRC = $(wildcard tests/progs/*.c examples/*.c)
 PROG_BIN = $(patsubst %.c,$(B)/progs/%,$(notdir $(PROG_SRC)))
 
-all: $(B)/bin/witch $(B)/lib/witch/libwitch.so spy
+all: $(B)/bin/witch $(B)/lib/witch/libwitch.so spy causal
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -88,7 +88,7 @@ check: deps
 	$(MAKE) all unit progs sanitize fuzz $(B)/bench/measure
 	prove -f --exec '' $(UNIT_BIN) $(SAN_BIN) tests/e2e/*.t
 
-install: all install-spy
+install: all install-spy install-causal
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/witch
 	install -m 755 $(B)/bin/witch $(DESTDIR)$(PREFIX)/bin/witch
 	install -m 755 $(B)/lib/witch/libwitch.so $(DESTDIR)$(PREFIX)/lib/witch/libwitch.so

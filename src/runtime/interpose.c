@@ -106,7 +106,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	struct sigaction dfl;
 
 	(void)uc;
-	wt_process_exit(0);
+	wt_process_ended(0, -sig);
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	real_sigaction(sig, &dfl, NULL);
@@ -327,7 +327,7 @@ EXPORT int execle(const char *path, const char *arg, ...)
 
 EXPORT void _exit(int status)
 {
-	wt_process_exit(1);
+	wt_process_ended(1, status);
 	syscall(SYS_exit_group, status);
 	__builtin_unreachable();
 }

@@ -312,6 +312,12 @@ void wt_process_exit(int complete)
 	wt_profile_write(complete, NULL, 0);
 }
 
+void wt_process_ended(int complete, int status)
+{
+	(void)status;
+	wt_process_exit(complete);
+}
+
 /* exec replaces the image: write what it measured (a vfork child must not:
  * the memory, and so the profile, are its parent's). */
 void wt_before_exec(void)

@@ -126,6 +126,8 @@ extern volatile int wt_stopping;
 /* thread.c: process life cycle */
 int wt_in_handler(void);	/* inside witch's own signal handler on this thread */
 void wt_process_exit(int complete);
+/* The image ends: _exit(status >= 0) or a fatal signal (status = -signal). */
+void wt_process_ended(int complete, int status);
 void wt_before_exec(void);
 void wt_exec_failed(void);
 

@@ -1,0 +1,174 @@
+/*
+ * causal.h - state shared by the parts of libwitchcausal.so, the runtime of
+ * `witch causal` (COZ, docs/causal.md).
+ *
+ * Every thread samples its own CPU time with a perf task-clock event whose
+ * ring buffer it drains in batches (a signal every WC_WAKEUP samples, and at
+ * every interposed pthread call). A profiler thread runs experiments: while
+ * one runs, a sample in the selected line raises the thread's local delay
+ * count and, when that passes the global count, the global count; a thread
+ * whose local count is behind the global one pauses for the difference
+ * (virtual speedup, COZ section 3). The profile is a text file appended to
+ * with write(2) (profile.c).
+ */
+#ifndef WITCH_CAUSAL_H
+#define WITCH_CAUSAL_H
+
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define WC_EXPORT __attribute__((visibility("default")))
+
+#define WC_MAX_COUNTERS 256
+#define WC_MAX_BREAKPOINTS 4	/* debug registers */
+#define WC_NAME_MAX 256
+#define WC_WAKEUP 10		/* samples per wakeup signal */
+#define WC_STACK_BYTES 512	/* user stack copied with each sample */
+#define WC_RING_PAGES 16	/* data pages of each thread's ring buffer */
+
+/* --- configuration (thread.c) ------------------------------------------ */
+struct wc_config {
+	char outdir[4096];
+	char lines_path[4096];
+	int end_to_end;
+	int fixed_line;		/* -1: chosen by samples */
+	int fixed_speedup;	/* -1: random */
+	uint64_t period_ns;
+	uint64_t min_experiment_ns;
+	uint64_t cooloff_ns;
+};
+extern struct wc_config wc_cfg;
+extern int wc_active;		/* 0: every wrapper passes straight through */
+extern int wc_signal;		/* the ring buffers' wakeup signal */
+
+uint64_t wc_now(void);		/* CLOCK_MONOTONIC ns */
+
+/* --- threads (thread.c) ------------------------------------------------- */
+struct wc_thread {
+	struct wc_thread *next;		/* all threads ever started (never freed) */
+	struct wc_thread *free_next;	/* ended: reused by a new thread */
+	pid_t tid;
+	volatile int alive;
+	volatile int busy;		/* draining or paying: the handler backs off */
+	volatile int blocked;		/* inside a blocking call (Table 2) */
+	int fd;				/* task-clock sampler, -1 if none */
+	struct perf_event_mmap_page *ring;
+	size_t ring_bytes;
+	uint64_t local;			/* delays executed or skipped (atomic) */
+	uint64_t block_global;		/* global count when it blocked */
+	int64_t carry_ns;		/* oversleep, taken off the next pause */
+	uint64_t samples, lost;
+	uint64_t rng;
+};
+struct wc_thread *wc_self(void);
+struct wc_thread *wc_threads(void);
+/* Pending state for a thread being created: the creator's local count. */
+void wc_thread_begin(uint64_t inherited_local);
+void wc_thread_end(void);
+/* libc's pthread_create: threads witch does not sample (the profiler). */
+int wc_real_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			   void *arg);
+
+/* --- line table (lines.c) ----------------------------------------------- */
+struct wc_line {
+	char *loc;		/* FILE:LINE */
+	char *function;
+};
+extern int wc_nlines;
+extern struct wc_line *wc_lines;
+extern uint64_t *wc_line_samples;	/* per line, whole run (atomic) */
+int wc_lines_load(const char *path);
+/* Resolve modules against the loaded objects; not async-signal-safe. */
+void wc_lines_resolve(void);
+int wc_lines_unresolved(void);
+/* Line of a run-time address, or -1. Async-signal-safe. */
+int wc_line_of(uintptr_t pc);
+/* Line of the first in-scope return address in a copy of the stack. */
+int wc_line_from_stack(const uint64_t *words, size_t n);
+int wc_line_find(const char *loc);
+struct wc_bp {
+	uintptr_t addr;		/* run time */
+	char name[WC_NAME_MAX];
+	int resolved;
+};
+extern int wc_nbps;
+extern struct wc_bp wc_bps[WC_MAX_BREAKPOINTS];
+
+/* --- progress points (counters.c) ---------------------------------------- */
+enum { WC_THROUGHPUT = 1, WC_BEGIN = 2, WC_END = 3 };
+struct wc_coz_counter {
+	size_t count;
+	size_t backoff;
+};
+struct wc_counter {
+	struct wc_coz_counter c;	/* what _coz_get_counter hands out */
+	int type;
+	char name[WC_NAME_MAX];
+};
+extern struct wc_counter wc_counters[WC_MAX_COUNTERS];
+int wc_ncounters(void);
+/* Breakpoint progress points: inherited counting events (no signal). */
+void wc_breakpoints_open(void);
+void wc_breakpoints_close(void);
+uint64_t wc_breakpoint_count(int i);
+
+/* --- sampling (sampler.c) ------------------------------------------------ */
+int wc_sampler_start(struct wc_thread *t);
+void wc_sampler_stop(struct wc_thread *t);
+/* Process the samples the ring buffer holds. Caller sets t->busy. */
+void wc_drain(struct wc_thread *t);
+/* A new sampling period, uniform in [3/4, 5/4] of the configured one: a
+ * fixed period strobes loops of a commensurate length. */
+void wc_sampler_jitter(struct wc_thread *t);
+extern int wc_next_line;	/* line of the latest in-scope sample */
+
+/* --- virtual speedup (delay.c) -------------------------------------------- */
+struct wc_experiment_state {
+	uint64_t global;		/* global delay count (atomic) */
+	int line;			/* selected line, -1 none */
+	int counting;			/* samples in `line` count as delays */
+	uint64_t delay_ns;		/* pause per delay */
+	uint64_t g0;			/* global count at the start: older debts are void */
+	uint64_t selected_samples;	/* samples in the line during the experiment */
+};
+extern struct wc_experiment_state wc_exp;
+/* A sample of thread t landed in `line`. */
+void wc_on_line_sample(struct wc_thread *t, int line);
+/* Drain the samples, then pause for what t owes. Table 1, thread exit. */
+void wc_catch_up(struct wc_thread *t);
+void wc_pre_block(struct wc_thread *t);
+void wc_post_block(struct wc_thread *t, int skip);
+uint64_t wc_delays_paused_ns(void);
+
+/* --- experiments (experiment.c) ------------------------------------------ */
+int wc_profiler_start(void);
+/* The process ends: the experiment running is dropped (end-to-end: closed). */
+void wc_profiler_stop(void);
+
+/* --- profile (profile.c) ------------------------------------------------ */
+int wc_profile_open(void);
+void wc_profile_progress(const char *name, const char *kind);
+/* One record (may be several lines), written with one write(2). */
+void wc_profile_record(const char *text, size_t len);
+/* `samples`, `runtime` and `end` lines; rename to the final name. */
+void wc_profile_finish(int complete, int status);
+/* Around exec: finish, and undo if the exec failed. */
+void wc_profile_before_exec(void);
+void wc_profile_exec_failed(void);
+
+/* A tiny formatter into a fixed buffer (async-signal-safe). */
+struct wc_buf {
+	size_t len;
+	char b[16384];
+};
+void wc_put(struct wc_buf *b, const char *s);
+void wc_put_name(struct wc_buf *b, const char *s);	/* tabs, newlines -> spaces */
+void wc_put_u64(struct wc_buf *b, uint64_t v);
+void wc_put_i64(struct wc_buf *b, int64_t v);
+void wc_put_frac(struct wc_buf *b, uint64_t num, uint64_t den);	/* 0.xx */
+
+#endif

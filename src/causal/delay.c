@@ -1,0 +1,147 @@
+/*
+ * delay.c - virtual speedup (COZ section 3.2-3.4).
+ *
+ * wc_exp.global counts the delays every thread must have executed; each
+ * thread's `local` counts those it executed or was excused from. A sample
+ * of thread T in the selected line stands for one period of the line's
+ * time: T raises its local count (it is the thread being sped up, so it
+ * does not pause) and, if it is now ahead of the global count, the global
+ * one with it; if T was behind, the sample pays one of its own debts
+ * instead (minimizing delays, 3.3). A thread behind the global count pauses
+ * for the difference times the delay (speedup x period), and takes the
+ * oversleep of one pause off the next.
+ *
+ * Blocking calls (Table 2) remember the global count and, when the thread
+ * was woken by another thread (which caught up before waking it, Table 1),
+ * excuse the delays added while it was blocked.
+ */
+#include <errno.h>
+#include <time.h>
+
+#include "causal/causal.h"
+
+struct wc_experiment_state wc_exp = { .line = -1 };
+static uint64_t paused_ns;	/* all threads' pauses, for the profile */
+
+void wc_on_line_sample(struct wc_thread *t, int line)
+{
+	uint64_t g, g0, local;
+
+	if (!__atomic_load_n(&wc_exp.counting, __ATOMIC_ACQUIRE) ||
+	    line != __atomic_load_n(&wc_exp.line, __ATOMIC_RELAXED))
+		return;
+	__atomic_add_fetch(&wc_exp.selected_samples, 1, __ATOMIC_RELAXED);
+	g0 = __atomic_load_n(&wc_exp.g0, __ATOMIC_ACQUIRE);
+	local = t->local < g0 ? g0 : t->local;
+	local++;
+	__atomic_store_n(&t->local, local, __ATOMIC_RELEASE);
+	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	while (g < local &&
+	       !__atomic_compare_exchange_n(&wc_exp.global, &g, local, 0, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE))
+		;
+}
+
+static void sleep_ns(int64_t ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+/* Pause until this thread's local count reaches the global one. */
+static void pay(struct wc_thread *t)
+{
+	for (;;) {
+		uint64_t g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+		uint64_t g0 = __atomic_load_n(&wc_exp.g0, __ATOMIC_ACQUIRE);
+		uint64_t d = __atomic_load_n(&wc_exp.delay_ns, __ATOMIC_RELAXED);
+		uint64_t local = t->local, start, slept;
+		int64_t want;
+
+		if (local < g0)		/* debts of an experiment that is over */
+			local = g0;
+		if (local >= g) {
+			__atomic_store_n(&t->local, local, __ATOMIC_RELEASE);
+			return;
+		}
+		want = (int64_t)((g - local) * d) - t->carry_ns;
+		if (want > 0) {
+			start = wc_now();
+			sleep_ns(want);
+			slept = wc_now() - start;
+			t->carry_ns = (int64_t)slept - want;
+			__atomic_add_fetch(&paused_ns, slept, __ATOMIC_RELAXED);
+		} else {
+			t->carry_ns = -want;
+		}
+		__atomic_store_n(&t->local, g, __ATOMIC_RELEASE);
+	}
+}
+
+void wc_catch_up(struct wc_thread *t)
+{
+	int e = errno;
+
+	if (!t || t->busy)
+		return;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	wc_drain(t);
+	pay(t);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+	errno = e;
+}
+
+void wc_pre_block(struct wc_thread *t)
+{
+	if (!t)
+		return;
+	wc_catch_up(t);
+	t->block_global = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&t->blocked, 1, __ATOMIC_RELEASE);
+}
+
+void wc_post_block(struct wc_thread *t, int skip)
+{
+	if (!t)
+		return;
+	if (skip) {
+		uint64_t g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+
+		__atomic_add_fetch(&t->local, g - t->block_global, __ATOMIC_ACQ_REL);
+	}
+	__atomic_store_n(&t->blocked, 0, __ATOMIC_RELEASE);
+	wc_catch_up(t);
+}
+
+uint64_t wc_delays_paused_ns(void)
+{
+	return __atomic_load_n(&paused_ns, __ATOMIC_RELAXED);
+}
+
+/* --- the coz.h / witch.h hooks for custom synchronisation ----------------- */
+
+WC_EXPORT void _coz_pre_block(void);
+WC_EXPORT void _coz_post_block(int skip_delays);
+WC_EXPORT void _coz_catch_up(void);
+
+void _coz_pre_block(void)
+{
+	if (wc_active)
+		wc_pre_block(wc_self());
+}
+
+void _coz_post_block(int skip_delays)
+{
+	if (wc_active)
+		wc_post_block(wc_self(), skip_delays);
+}
+
+void _coz_catch_up(void)
+{
+	if (wc_active)
+		wc_catch_up(wc_self());
+}

@@ -1,0 +1,350 @@
+/*
+ * experiment.c - the profiler thread: one performance experiment after
+ * another (COZ section 3.1), each followed by a cool-off.
+ *
+ * An experiment selects the line of the latest in-scope sample (so lines
+ * are chosen in proportion to their samples) or the fixed line, a speedup
+ * from {0, 5, ..., 100} % (a third of them 0 %, the baselines) or the fixed
+ * one, runs for the adaptive length, then ends in two steps: samples stop
+ * counting as delays, and every thread still running that owes delays is
+ * nudged to pay them before the end is measured. Otherwise the program's
+ * progress at the end would include work of threads that were due to pause
+ * and had not yet, while the duration already took their pauses off.
+ *
+ * The thread only ever sleeps: on two cores a spinning profiler would take
+ * a core from the program, and every pause of a program thread would hand
+ * that core back to another.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "causal/causal.h"
+
+#define MAX_EXPERIMENT_NS 2000000000ULL
+
+static volatile int stopping;
+static uint64_t rng;
+
+struct snapshot {
+	uint64_t t, global;
+	uint64_t count[WC_MAX_COUNTERS];
+	uint64_t bp[WC_MAX_BREAKPOINTS];
+	int ncounters;
+};
+
+static struct snapshot e2e_start;	/* end-to-end: the one experiment */
+static int e2e_line = -1, e2e_speedup;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void nap(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
+			       .tv_nsec = (long)(ns % 1000000000ULL) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+static void take(struct snapshot *s)
+{
+	int i;
+
+	s->ncounters = wc_ncounters();
+	for (i = 0; i < s->ncounters; i++)
+		s->count[i] = __atomic_load_n(&wc_counters[i].c.count, __ATOMIC_RELAXED);
+	for (i = 0; i < wc_nbps; i++)
+		s->bp[i] = wc_breakpoint_count(i);
+	s->global = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	s->t = wc_now();
+}
+
+static int pick_speedup(void)
+{
+	if (wc_cfg.fixed_speedup >= 0)
+		return wc_cfg.fixed_speedup;
+	if (next_rand() % 3 == 0)
+		return 0;
+	return (int)(1 + next_rand() % 20) * 5;
+}
+
+static void begin(int line, int speedup, struct snapshot *s)
+{
+	__atomic_store_n(&wc_exp.delay_ns, wc_cfg.period_ns * (uint64_t)speedup / 100,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&wc_exp.selected_samples, 0, __ATOMIC_RELAXED);
+	take(s);
+	/* Debts from before are void (delay.c checks g0). */
+	__atomic_store_n(&wc_exp.g0, s->global, __ATOMIC_RELEASE);
+	__atomic_store_n(&wc_exp.line, line, __ATOMIC_RELEASE);
+	__atomic_store_n(&wc_exp.counting, 1, __ATOMIC_RELEASE);
+}
+
+/* Scheduler state of a thread ('R' running or runnable), or 0. */
+static char task_state(pid_t tid)
+{
+	char p[64], buf[512], *c;
+	struct wc_buf b;
+	int f;
+	ssize_t n;
+
+	b.len = 0;
+	wc_put(&b, "/proc/self/task/");
+	wc_put_u64(&b, (uint64_t)tid);
+	wc_put(&b, "/stat");
+	memcpy(p, b.b, b.len);
+	p[b.len] = 0;
+	f = open(p, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return 0;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	c = strrchr(buf, ')');
+	return c && c[1] == ' ' ? c[2] : 0;
+}
+
+/* Has every thread executed the delays of the experiment? A thread blocked
+ * in an interposed call is excused when woken; one sleeping elsewhere (not
+ * pausing for witch) cannot pay before it wakes and is not waited for. */
+static int settled(uint64_t g, int nudge)
+{
+	struct wc_thread *t;
+	int all = 1;
+
+	for (t = wc_threads(); t; t = t->next) {
+		if (!__atomic_load_n(&t->alive, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&t->blocked, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&t->local, __ATOMIC_ACQUIRE) >= g)
+			continue;
+		if (!t->busy && task_state(t->tid) != 'R')
+			continue;
+		all = 0;
+		if (nudge && !t->busy)
+			syscall(SYS_tgkill, getpid(), t->tid, wc_signal);
+	}
+	return all;
+}
+
+static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct snapshot *s1,
+		       uint64_t *max_delta)
+{
+	int i, j;
+
+	*max_delta = 0;
+	for (i = 0; i < s1->ncounters; i++) {
+		const struct wc_counter *c = &wc_counters[i];
+		uint64_t d = s1->count[i] - (i < s0->ncounters ? s0->count[i] : 0);
+
+		if (c->type == WC_THROUGHPUT) {
+			wc_put(b, "throughput-point\tname=");
+			wc_put_name(b, c->name);
+			wc_put(b, "\tdelta=");
+			wc_put_u64(b, d);
+			wc_put(b, "\n");
+			if (d > *max_delta)
+				*max_delta = d;
+		} else if (c->type == WC_BEGIN) {
+			uint64_t e0 = 0, e1 = 0;
+
+			for (j = 0; j < s1->ncounters; j++) {
+				if (wc_counters[j].type == WC_END && !strcmp(wc_counters[j].name, c->name)) {
+					e1 = s1->count[j];
+					e0 = j < s0->ncounters ? s0->count[j] : 0;
+				}
+			}
+			wc_put(b, "latency-point\tname=");
+			wc_put_name(b, c->name);
+			wc_put(b, "\tarrivals=");
+			wc_put_u64(b, d);
+			wc_put(b, "\tdepartures=");
+			wc_put_u64(b, e1 - e0);
+			wc_put(b, "\tdifference=");
+			wc_put_i64(b, (int64_t)(s1->count[i] - e1) -
+					      (int64_t)((i < s0->ncounters ? s0->count[i] : 0) - e0));
+			wc_put(b, "\n");
+			if (d > *max_delta)
+				*max_delta = d;
+		}
+	}
+	for (i = 0; i < wc_nbps; i++) {
+		uint64_t d = s1->bp[i] - s0->bp[i];
+
+		if (!wc_bps[i].resolved)
+			continue;
+		wc_put(b, "throughput-point\tname=");
+		wc_put_name(b, wc_bps[i].name);
+		wc_put(b, "\tdelta=");
+		wc_put_u64(b, d);
+		wc_put(b, "\n");
+		if (d > *max_delta)
+			*max_delta = d;
+	}
+}
+
+static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t wall,
+			   uint64_t delays)
+{
+	uint64_t d = wc_cfg.period_ns * (uint64_t)speedup / 100, waited = delays * d;
+
+	wc_put(b, "experiment\tselected=");
+	wc_put_name(b, line >= 0 && wc_lines[line].loc ? wc_lines[line].loc : "?");
+	wc_put(b, "\tspeedup=");
+	wc_put_frac(b, (uint64_t)speedup, 100);
+	wc_put(b, "\tduration=");
+	wc_put_u64(b, wall > waited ? wall - waited : 0);
+	wc_put(b, "\tselected-samples=");
+	wc_put_u64(b, __atomic_load_n(&wc_exp.selected_samples, __ATOMIC_RELAXED));
+	wc_put(b, "\tdelays=");
+	wc_put_u64(b, delays);
+	wc_put(b, "\tdelay-ns=");
+	wc_put_u64(b, waited);
+	wc_put(b, "\n");
+}
+
+/* End the experiment; returns the largest progress delta. */
+static uint64_t end(int line, int speedup, const struct snapshot *s0)
+{
+	static struct snapshot s1;
+	static struct wc_buf b;
+	uint64_t g, deadline, max_delta;
+
+	__atomic_store_n(&wc_exp.counting, 0, __ATOMIC_RELEASE);
+	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	deadline = wc_now() + 20000000ULL + (g - s0->global) * wc_exp.delay_ns;
+	if (!settled(g, 1)) {
+		do
+			nap(200000);
+		while (!settled(g, 0) && wc_now() < deadline && !stopping);
+	}
+	take(&s1);
+	s1.global = g;
+	__atomic_store_n(&wc_exp.line, -1, __ATOMIC_RELEASE);
+	b.len = 0;
+	put_experiment(&b, line, speedup, s1.t - s0->t, g - s0->global);
+	put_points(&b, s0, &s1, &max_delta);
+	if (!stopping)
+		wc_profile_record(b.b, b.len);
+	return max_delta;
+}
+
+static void run_end_to_end(void)
+{
+	/* The run is the experiment: it starts at once, the line is the fixed
+	 * one or the first line sampled. */
+	e2e_speedup = pick_speedup();
+	__atomic_store_n(&wc_exp.delay_ns, wc_cfg.period_ns * (uint64_t)e2e_speedup / 100,
+			 __ATOMIC_RELAXED);
+	while (!stopping) {
+		int line = wc_cfg.fixed_line >= 0 ? wc_cfg.fixed_line
+						  : __atomic_load_n(&wc_next_line, __ATOMIC_RELAXED);
+
+		if (line >= 0 && line < wc_nlines) {
+			e2e_line = line;
+			__atomic_store_n(&wc_exp.line, line, __ATOMIC_RELEASE);
+			__atomic_store_n(&wc_exp.counting, 1, __ATOMIC_RELEASE);
+			return;
+		}
+		nap(1000000);
+	}
+}
+
+static void *profiler(void *arg)
+{
+	static struct snapshot s0;
+	uint64_t length = wc_cfg.min_experiment_ns, last_resolve = wc_now(), max_delta, left;
+	sigset_t all;
+
+	(void)arg;
+	sigfillset(&all);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, sizeof(long));
+	if (wc_cfg.end_to_end) {
+		run_end_to_end();
+		return NULL;
+	}
+	while (!stopping) {
+		int line, speedup;
+
+		nap(wc_cfg.cooloff_ns);
+		if (wc_lines_unresolved() && wc_now() - last_resolve > 1000000000ULL) {
+			wc_lines_resolve();	/* a dlopen'd in-scope library */
+			last_resolve = wc_now();
+		}
+		line = wc_cfg.fixed_line >= 0 ? wc_cfg.fixed_line
+					      : __atomic_load_n(&wc_next_line, __ATOMIC_RELAXED);
+		if (line < 0 || line >= wc_nlines)
+			continue;
+		speedup = pick_speedup();
+		begin(line, speedup, &s0);
+		for (left = length; left && !stopping;) {
+			uint64_t step = left < 50000000ULL ? left : 50000000ULL;
+
+			nap(step);
+			left -= step;
+		}
+		if (stopping)
+			break;
+		max_delta = end(line, speedup, &s0);
+		/* Too few visits to measure a rate: longer experiments (COZ 3.4). */
+		if (wc_ncounters() || wc_nbps) {
+			if (max_delta < 5 && length < MAX_EXPERIMENT_NS)
+				length *= 2;
+			else if (max_delta > 100 && length / 2 >= wc_cfg.min_experiment_ns)
+				length /= 2;
+		}
+	}
+	return NULL;
+}
+
+int wc_profiler_start(void)
+{
+	pthread_attr_t attr;
+	pthread_t th;
+	int rc;
+
+	stopping = 0;
+	rng = wc_now() ^ ((uint64_t)getpid() << 32) ^ 0x9E3779B97F4A7C15ULL;
+	if (wc_cfg.end_to_end)
+		take(&e2e_start);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	rc = wc_real_pthread_create(&th, &attr, profiler, NULL);
+	pthread_attr_destroy(&attr);
+	return rc ? -1 : 0;
+}
+
+void wc_profiler_stop(void)
+{
+	static struct snapshot s1;
+	static struct wc_buf b;
+	uint64_t max_delta, g;
+
+	stopping = 1;
+	if (!wc_cfg.end_to_end || e2e_line < 0) {
+		__atomic_store_n(&wc_exp.counting, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	/* End-to-end: the experiment ends with the run. */
+	__atomic_store_n(&wc_exp.counting, 0, __ATOMIC_RELEASE);
+	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	take(&s1);
+	b.len = 0;
+	put_experiment(&b, e2e_line, e2e_speedup, s1.t - e2e_start.t, g - e2e_start.global);
+	wc_put(&b, "throughput-point\tname=end-to-end\tdelta=1\n");
+	put_points(&b, &e2e_start, &s1, &max_delta);
+	wc_profile_record(b.b, b.len);
+}

@@ -1,0 +1,165 @@
+/*
+ * sampler.c - per-thread CPU-time samples without a signal per sample.
+ *
+ * A perf task-clock event (the only sample source without a PMU) writes
+ * every sample into a ring buffer mapped in the thread's address space: the
+ * interrupted IP and the top WC_STACK_BYTES of its user stack. The kernel
+ * signals the thread only every WC_WAKEUP samples (~45 us a signal here);
+ * the thread also drains the buffer at every interposed pthread call.
+ *
+ * A sample outside the scope (in libc, libm, ...) is charged to the in-scope
+ * call site: the first word of the copied stack that is an in-scope address
+ * right after a call instruction. The kernel's own callchain walks frame
+ * pointers, which -O2 code does not keep.
+ */
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "causal/causal.h"
+#include "runtime/perf.h"
+
+int wc_next_line = -1;
+
+static int open_clock(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = wc_cfg.period_ns;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STACK_USER;
+	a.sample_stack_user = WC_STACK_BYTES;
+	a.wakeup_events = WC_WAKEUP;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.exclude_callchain_kernel = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+int wc_sampler_start(struct wc_thread *t)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	t->fd = open_clock();
+	if (t->fd < 0)
+		return -1;
+	t->ring_bytes = (size_t)page * (1 + WC_RING_PAGES);
+	p = mmap(NULL, t->ring_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, 0);
+	if (p == MAP_FAILED) {
+		close(t->fd);
+		t->fd = -1;
+		return -1;
+	}
+	t->ring = p;
+	if (wt_perf_route(t->fd, wc_signal, t->tid) < 0) {
+		wc_sampler_stop(t);
+		return -1;
+	}
+	t->rng = wc_now() ^ ((uint64_t)t->tid << 20) ^ 0x9E3779B97F4A7C15ULL;
+	wc_sampler_jitter(t);
+	return 0;
+}
+
+void wc_sampler_jitter(struct wc_thread *t)
+{
+	uint64_t p;
+
+	if (t->fd < 0)
+		return;
+	t->rng ^= t->rng << 13;
+	t->rng ^= t->rng >> 7;
+	t->rng ^= t->rng << 17;
+	p = wc_cfg.period_ns * 3 / 4 + t->rng % (wc_cfg.period_ns / 2 + 1);
+	ioctl(t->fd, PERF_EVENT_IOC_PERIOD, &p);
+}
+
+void wc_sampler_stop(struct wc_thread *t)
+{
+	if (t->fd < 0)
+		return;
+	close(t->fd);
+	t->fd = -1;
+	if (t->ring)
+		munmap(t->ring, t->ring_bytes);
+	t->ring = NULL;
+}
+
+/* Copy n bytes at ring offset `off` (which may wrap) into dst. */
+static void ring_copy(const char *data, uint64_t size, uint64_t off, void *dst, size_t n)
+{
+	uint64_t o = off % size, first = size - o < n ? size - o : n;
+
+	memcpy(dst, data + o, first);
+	memcpy((char *)dst + first, data, n - first);
+}
+
+static void on_sample(struct wc_thread *t, const char *rec, size_t len)
+{
+	uint64_t ip, stack_size;
+	int line;
+
+	if (len < sizeof(struct perf_event_header) + 16)
+		return;
+	memcpy(&ip, rec + sizeof(struct perf_event_header), 8);
+	memcpy(&stack_size, rec + sizeof(struct perf_event_header) + 8, 8);
+	t->samples++;
+	line = wc_line_of((uintptr_t)ip);
+	if (line < 0 && stack_size) {
+		uint64_t dyn, words[WC_STACK_BYTES / 8];
+		size_t off = sizeof(struct perf_event_header) + 16;
+
+		if (stack_size > WC_STACK_BYTES || off + stack_size + 8 > len)
+			return;
+		memcpy(&dyn, rec + off + stack_size, 8);
+		if (dyn > stack_size)
+			dyn = stack_size;
+		memcpy(words, rec + off, dyn & ~7ull);
+		line = wc_line_from_stack(words, (size_t)(dyn / 8));
+	}
+	if (line < 0)
+		return;
+	__atomic_add_fetch(&wc_line_samples[line], 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&wc_next_line, line, __ATOMIC_RELAXED);
+	wc_on_line_sample(t, line);
+}
+
+void wc_drain(struct wc_thread *t)
+{
+	struct perf_event_mmap_page *m = t->ring;
+	const char *data;
+	uint64_t head, tail, size;
+	char rec[sizeof(struct perf_event_header) + 24 + WC_STACK_BYTES];
+
+	if (!m)
+		return;
+	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+	tail = m->data_tail;
+	if (head == tail)
+		return;
+	data = (const char *)m + m->data_offset;
+	size = m->data_size;
+	while (tail < head) {
+		struct perf_event_header h;
+
+		ring_copy(data, size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h))
+			break;
+		if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof(rec)) {
+			ring_copy(data, size, tail, rec, h.size);
+			on_sample(t, rec, h.size);
+		} else if (h.type == PERF_RECORD_LOST) {
+			uint64_t lost[2];
+
+			ring_copy(data, size, tail + sizeof(h), lost, sizeof(lost));
+			t->lost += lost[1];
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,381 @@
+/*
+ * thread.c - life cycle of libwitchcausal.so: configuration, the wakeup
+ * signal, per-thread state, thread creation and exit, fork, exec and the
+ * endings of the process image.
+ *
+ * Signal dispositions and masks, exec and _exit are src/runtime/interpose.c
+ * (shared with libwitch.so): it calls the wt_* hooks defined at the end.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "causal/causal.h"
+#include "runtime/witch.h"
+
+struct wc_config wc_cfg;
+int wc_active;
+int wc_signal;
+/* src/runtime/interpose.c keeps these signals the runtime's. */
+int wt_sig_sample, wt_sig_trap;
+
+static struct wc_thread *all_threads;
+static struct wc_thread *free_threads;
+static int free_lock;
+static pid_t process_id;
+static int finished;
+static pthread_key_t thread_key;
+static __thread struct wc_thread *self __attribute__((tls_model("initial-exec")));
+static __thread int handler_depth __attribute__((tls_model("initial-exec")));
+
+uint64_t wc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+struct wc_thread *wc_self(void)
+{
+	return self && self->alive ? self : NULL;
+}
+
+struct wc_thread *wc_threads(void)
+{
+	return __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE);
+}
+
+/* The ring buffer's wakeup (every WC_WAKEUP samples) or the profiler's
+ * nudge at the end of an experiment: drain and pay. */
+static void on_wakeup(int sig, siginfo_t *si, void *uc)
+{
+	struct wc_thread *t = self;
+	int saved = errno;
+
+	(void)sig;
+	(void)si;
+	(void)uc;
+	handler_depth++;
+	if (t && t->alive && !t->busy) {
+		wc_sampler_jitter(t);
+		wc_catch_up(t);
+	}
+	handler_depth--;
+	errno = saved;
+}
+
+static void on_sigio(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+}
+
+static void lock_free_list(void)
+{
+	while (__atomic_exchange_n(&free_lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static struct wc_thread *new_thread(void)
+{
+	struct wc_thread *t;
+
+	lock_free_list();
+	t = free_threads;
+	if (t)
+		free_threads = t->free_next;
+	__atomic_store_n(&free_lock, 0, __ATOMIC_RELEASE);
+	if (t)
+		return t;
+	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return NULL;
+	t->fd = -1;
+	do {
+		t->next = all_threads;
+	} while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 0, __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
+	return t;
+}
+
+void wc_thread_begin(uint64_t inherited_local)
+{
+	struct wc_thread *t;
+
+	if (!wc_active || (self && self->alive))
+		return;
+	t = new_thread();
+	if (!t)
+		return;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	t->local = inherited_local;
+	t->carry_ns = 0;
+	t->busy = 0;
+	t->blocked = 0;
+	t->samples = t->lost = 0;
+	/* Pauses are short: the default 50 us of timer slack would be most of one. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	self = t;
+	pthread_setspecific(thread_key, t);
+	__atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
+	wc_sampler_start(t);
+}
+
+/* The thread ends: execute what it owes first (Table 1), then stop. */
+void wc_thread_end(void)
+{
+	struct wc_thread *t = self;
+
+	if (!t || !t->alive)
+		return;
+	if (wc_active)
+		wc_catch_up(t);
+	t->busy = 1;
+	__atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
+	wc_sampler_stop(t);
+	lock_free_list();
+	t->free_next = free_threads;
+	free_threads = t;
+	__atomic_store_n(&free_lock, 0, __ATOMIC_RELEASE);
+}
+
+static void thread_key_destructor(void *p)
+{
+	(void)p;
+	wc_thread_end();
+}
+
+/* --- thread creation ------------------------------------------------------ */
+
+struct start_arg {
+	void *(*fn)(void *);
+	void *arg;
+	uint64_t local;
+};
+
+static void *trampoline(void *p)
+{
+	struct start_arg a = *(struct start_arg *)p;
+	void *rc;
+
+	free(p);
+	wc_thread_begin(a.local);
+	rc = a.fn(a.arg);
+	wc_thread_end();
+	return rc;
+}
+
+static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+int wc_real_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			   void *arg)
+{
+	if (!real_create)
+		real_create = dlsym(RTLD_NEXT, "pthread_create");
+	return real_create(th, attr, fn, arg);
+}
+
+WC_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			     void *arg);
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	struct start_arg *a;
+	struct wc_thread *t;
+	int rc;
+
+	if (!wc_active || !(a = malloc(sizeof(*a))))
+		return wc_real_pthread_create(th, attr, fn, arg);
+	a->fn = fn;
+	a->arg = arg;
+	/* The new thread owes what its creator owes (COZ 3.4). */
+	t = wc_self();
+	a->local = t ? __atomic_load_n(&t->local, __ATOMIC_ACQUIRE)
+		     : __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	rc = wc_real_pthread_create(th, attr, trampoline, a);
+	if (rc)
+		free(a);
+	return rc;
+}
+
+WC_EXPORT void pthread_exit(void *rv);
+
+void pthread_exit(void *rv)
+{
+	static void (*real)(void *);
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "pthread_exit");
+	wc_thread_end();
+	real(rv);
+	__builtin_unreachable();
+}
+
+/* --- configuration and process ----------------------------------------------- */
+
+static long env_long(const char *name, long def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtol(s, NULL, 10) : def;
+}
+
+static int read_config(void)
+{
+	const char *out = getenv("WITCH_OUT"), *lines = getenv("WITCH_CAUSAL_LINES");
+	const char *e2e = getenv("WITCH_CAUSAL_END_TO_END");
+
+	if (!out || !*out || !lines || !*lines)
+		return -1;
+	strncpy(wc_cfg.outdir, out, sizeof(wc_cfg.outdir) - 1);
+	strncpy(wc_cfg.lines_path, lines, sizeof(wc_cfg.lines_path) - 1);
+	wc_cfg.end_to_end = e2e && !strcmp(e2e, "1");
+	wc_cfg.fixed_line = (int)env_long("WITCH_CAUSAL_FIXED_LINE", -1);
+	wc_cfg.fixed_speedup = (int)env_long("WITCH_CAUSAL_FIXED_SPEEDUP", -1);
+	if (wc_cfg.fixed_speedup > 100)
+		wc_cfg.fixed_speedup = 100;
+	wc_cfg.period_ns = (uint64_t)env_long("WITCH_CAUSAL_PERIOD_NS", 1000000);
+	if (wc_cfg.period_ns < 100000)
+		wc_cfg.period_ns = 100000;
+	/* Experiment length and cool-off (undocumented knobs, for bench/causal). */
+	wc_cfg.min_experiment_ns = (uint64_t)env_long("WITCH_CAUSAL_MIN_EXPERIMENT_NS", 0);
+	if (!wc_cfg.min_experiment_ns)
+		wc_cfg.min_experiment_ns = 50 * wc_cfg.period_ns;
+	wc_cfg.cooloff_ns = (uint64_t)env_long("WITCH_CAUSAL_COOLOFF_NS", 10000000);
+	return 0;
+}
+
+/* The image ends, whichever way comes first; status >= 0: exit status,
+ * < 0: the fatal signal. */
+static void process_end(int complete, int status)
+{
+	if (!wc_active || getpid() != process_id ||
+	    __atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+		return;
+	wc_profiler_stop();
+	wc_profile_finish(complete, status);
+}
+
+static void on_exit_handler(int status, void *arg)
+{
+	(void)arg;
+	process_end(1, status);
+}
+
+/* Hooks of src/runtime/interpose.c. */
+int wt_in_handler(void)
+{
+	return handler_depth;
+}
+
+void wt_process_ended(int complete, int status)
+{
+	process_end(complete, status);
+}
+
+void wt_before_exec(void)
+{
+	if (wc_active && !finished && getpid() == process_id)
+		wc_profile_before_exec();
+}
+
+void wt_exec_failed(void)
+{
+	if (wc_active && !finished && getpid() == process_id)
+		wc_profile_exec_failed();
+}
+
+static void stop_all_samplers(void)
+{
+	struct wc_thread *t;
+
+	for (t = all_threads; t; t = t->next) {
+		if (t->alive) {
+			t->alive = 0;
+			wc_sampler_stop(t);
+		}
+	}
+	free_threads = NULL;
+	free_lock = 0;
+}
+
+/* The child of a fork has one thread and a profile of its own (or none). */
+static void after_fork_child(void)
+{
+	struct wc_thread *me = self;
+	uint64_t local;
+
+	if (!wc_active)
+		return;
+	local = me ? me->local : 0;
+	/* Their events and ring buffers are the parent's threads'. */
+	stop_all_samplers();
+	wc_breakpoints_close();
+	self = NULL;
+	finished = 0;
+	process_id = getpid();
+	if (getenv("WITCH_NO_FOLLOW")) {
+		wc_active = 0;
+		return;
+	}
+	memset(&wc_exp, 0, sizeof(wc_exp));
+	wc_exp.line = -1;
+	memset(wc_line_samples, 0, sizeof(uint64_t) * (size_t)(wc_nlines ? wc_nlines : 1));
+	(void)local;
+	if (wc_profile_open() < 0) {
+		wc_active = 0;
+		return;
+	}
+	wc_breakpoints_open();
+	wc_thread_begin(0);
+	wc_profiler_start();
+}
+
+static void install_wakeup(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_wakeup;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	wt_real_sigaction(wc_signal, &sa, NULL);
+}
+
+__attribute__((constructor)) static void causal_init(void)
+{
+	if (read_config() < 0 || wc_lines_load(wc_cfg.lines_path) < 0)
+		return;
+	wc_lines_resolve();
+	wc_signal = SIGRTMAX - 3;
+	wt_sig_sample = wt_sig_trap = wc_signal;
+	wt_interpose_resolve();
+	install_wakeup();
+	wt_interpose_signals(on_sigio);
+	process_id = getpid();
+	if (getenv("WITCH_NO_FOLLOW"))
+		unsetenv("LD_PRELOAD");	/* programs this one runs are not profiled */
+	pthread_key_create(&thread_key, thread_key_destructor);
+	pthread_atfork(NULL, NULL, after_fork_child);
+	if (wc_profile_open() < 0)
+		return;
+	on_exit(on_exit_handler, NULL);
+	wc_active = 1;
+	wc_breakpoints_open();
+	wc_thread_begin(0);
+	wc_profiler_start();
+}
+
+__attribute__((destructor)) static void causal_fini(void)
+{
+	process_end(1, 0);
+}
