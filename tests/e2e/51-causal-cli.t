@@ -1,0 +1,120 @@
+#!/bin/sh
+# witch causal's command line: one-line errors before anything runs (bad
+# options, no debug information, lines without code, scopes matching
+# nothing), then short runs of a DWARF 5 program: output and exit status
+# pass through, the line table and a profile are written, the guidance
+# when no progress point is reached, --progress, --end-to-end, --line.
+. "$(dirname "$0")/lib.sh"
+
+cd "$TMP" || exit 1
+cat >prog.c <<'C'
+#include <coz.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+volatile double x;
+__attribute__((noinline)) static void step(int n)
+{
+	for (int i = 0; i < n; i++)
+		x += i * 0.5;	/* HOT */
+}
+
+int main(int argc, char **argv)
+{
+	int iters = argc > 1 ? atoi(argv[1]) : 1000;
+
+	for (int k = 0; k < iters; k++) {
+		step(100000);	/* CALL */
+		if (argc > 2 && argv[2][0] == 'p')
+			COZ_PROGRESS;
+	}
+	printf("x=%.0f\n", x);
+	if (argc > 2 && argv[2][0] == 'k')
+		raise(SIGTERM);
+	return 7;
+}
+C
+cc -O1 -gdwarf-5 -o prog prog.c && cc -O1 -o prog-nodebug prog.c
+ok $? "the test program builds with DWARF 5 and without debug information"
+hot=$(line_of prog.c HOT)
+call=$(line_of prog.c CALL)
+printf '#!/bin/sh\nexec ./prog "$@"\n' >wrapper.sh
+chmod +x wrapper.sh
+
+expect_error "no program" 'no program given' "$WITCH" causal
+expect_error "unknown option" "unknown option '--frobnicate'" "$WITCH" causal --frobnicate -- ./prog
+expect_error "speedup above 100" '--speedup=120 is not a speedup; give a percentage from 0 to 100' \
+	"$WITCH" causal --speedup=120 -- ./prog
+expect_error "speedup not a number" '--speedup=fast is not a speedup' "$WITCH" causal --speedup=fast -- ./prog
+expect_error "negative speedup" '--speedup=-5 is not a speedup' "$WITCH" causal --speedup=-5 -- ./prog
+expect_error "bad period" '--period=0 is not a period' "$WITCH" causal --period=0 -- ./prog
+expect_error "missing target" 'nothere: No such file or directory' "$WITCH" causal -- ./nothere
+expect_error "no debug information" 'prog-nodebug has no debug information; rebuild it with -g' \
+	"$WITCH" causal -- ./prog-nodebug
+var=$(line_of prog.c '^volatile')
+expect_error "progress on a line without code" "--progress=prog.c:$var: prog.c:$var has no code; the nearest line with code is" \
+	"$WITCH" causal --progress=prog.c:$var -- ./prog
+expect_error "progress in an unknown file" "no source file 'other.c' in the debug information of .*/prog; name a file of the program, such as .*prog.c" \
+	"$WITCH" causal --progress=other.c:3 -- ./prog
+expect_error "progress not FILE:LINE" "'prog.c' is not FILE:LINE" "$WITCH" causal --progress=prog.c -- ./prog
+expect_error "--line without code" '--line=prog.c:1: prog.c:1 has no code' \
+	"$WITCH" causal --line=prog.c:1 -- ./prog
+expect_error "scope matching nothing" '--scope=other.c matches no source file' \
+	"$WITCH" causal --scope=other.c -- ./prog
+expect_error "missing binary scope" '--binary-scope=nolib.so: No such file or directory' \
+	"$WITCH" causal --binary-scope=nolib.so -- ./prog
+expect_error "a script" 'wrapper.sh is a #! script: name the program whose lines to profile with --binary-scope=PATH' \
+	"$WITCH" causal -- ./wrapper.sh
+
+if [ ! -r "$TOP/build/lib/witch/libwitchcausal.so" ]; then
+	echo "ok - # SKIP libwitchcausal.so is not built"
+	_n=$((_n + 1))
+	done_testing
+	exit
+fi
+
+./prog 1500 p >native.out
+"$WITCH" causal -o run1 -- ./prog 1500 p >run1.out 2>run1.err
+is $? 7 "the program's exit status passes through"
+cmp -s native.out run1.out
+ok $? "its output passes through unchanged"
+like "$(tail -n 1 run1.err)" '^witch causal: [0-9]+ experiments? in this run; see them with: witch report run1$' \
+	"a summary names the report command"
+is "$(head -n 1 run1/.causal-lines)" "$(printf 'witch-causal-lines\t1')" "the line table is written"
+like "$(grep '^line' run1/.causal-lines | cut -f3,4 | grep "prog.c:$hot	")" "/prog.c:$hot	step\$" \
+	"it has the hot line, as the debug info names it, in step()"
+is "$(ls run1 | grep -c '^causal\.[0-9]*$')" 1 "one causal profile"
+"$WITCH" report --format=json run1 >run1.json 2>/dev/null
+ok $? "witch report reads it"
+is "$(json run1.json '.progress_points[0] | [.name, .kind] | join(" ")')" "prog.c:$((call + 2)) throughput" \
+	"COZ_PROGRESS from coz.h counts"
+like "$(json run1.json '.lines[].location' | sort -u | tr '\n' ' ')" "/prog.c:$hot " \
+	"the hot line has a curve"
+
+"$WITCH" causal -o run2 -- ./prog 300 >run2.out 2>run2.err
+is $? 7 "without a progress point, the exit status still passes through"
+like "$(cat run2.err)" 'witch causal: no progress point was reached.*COZ_PROGRESS \(#include <coz.h> or <witch.h>\).*--progress=FILE:LINE.*--end-to-end' \
+	"the guidance says how to add one"
+expect_error "witch report on that run" 'no progress point was reached' "$WITCH" report run2
+
+"$WITCH" causal -o run3 --progress=prog.c:$call -- ./prog 1500 >/dev/null 2>run3.err
+is $? 7 "a breakpoint progress point run"
+"$WITCH" report --format=json run3 >run3.json 2>/dev/null
+is "$(json run3.json '.progress_points[0].name' | sed 's|.*/||')" "prog.c:$call" "it is named by its line"
+within "$(json run3.json '.progress_points[0].visits')" 1 1500 "and counts visits"
+
+for i in 1 2; do
+	"$WITCH" causal -q -o run4 --end-to-end -- ./prog 400 >/dev/null 2>>run4.err
+done
+"$WITCH" report --format=json run4 >run4.json 2>/dev/null
+is "$(json run4.json '[.runs, .progress_points[0].name] | map(tostring) | join(" ")')" "2 end-to-end" \
+	"end-to-end runs into one directory accumulate"
+is "$(cat run4.err)" "" "-q: nothing on stderr"
+
+"$WITCH" causal -q -o run5 --line=prog.c:$hot --speedup=0 -- ./prog 800 p >/dev/null 2>&1
+is "$(awk -F'\t' '$1 == "experiment" { print $2, $3 }' run5/causal.* | sort -u | sed 's|selected=.*/|selected=|')" \
+	"selected=prog.c:$hot speedup=0.00" "--line and --speedup fix every experiment"
+
+"$WITCH" causal -q -o run6 -- ./prog 200 k >/dev/null 2>&1
+is $? 143 "a program killed by SIGTERM: witch ends the same way"
+done_testing
