@@ -37,6 +37,8 @@ struct wc_config {
 	int end_to_end;
 	int fixed_line;		/* -1: chosen by samples */
 	int fixed_speedup;	/* -1: random */
+	int speedups[21];	/* WITCH_CAUSAL_SPEEDUPS: draw from these only */
+	int nspeedups;
 	uint64_t period_ns;
 	uint64_t min_experiment_ns;
 	uint64_t cooloff_ns;
@@ -56,6 +58,7 @@ struct wc_thread {
 	volatile int busy;		/* draining or paying: the handler backs off */
 	volatile int blocked;		/* inside a blocking call (Table 2) */
 	int fd;				/* task-clock sampler, -1 if none */
+	int ring_lock;			/* whoever drains the ring (any thread) */
 	struct perf_event_mmap_page *ring;
 	size_t ring_bytes;
 	uint64_t local;			/* delays executed or skipped (atomic) */
@@ -119,8 +122,12 @@ uint64_t wc_breakpoint_count(int i);
 /* --- sampling (sampler.c) ------------------------------------------------ */
 int wc_sampler_start(struct wc_thread *t);
 void wc_sampler_stop(struct wc_thread *t);
-/* Process the samples the ring buffer holds. Caller sets t->busy. */
+/* Process the samples t's ring buffer holds (any thread may: a sample
+ * counts when the first thread that looks at it sees it). Caller sets its
+ * own busy flag. */
 void wc_drain(struct wc_thread *t);
+/* All threads' buffers. */
+void wc_drain_all(void);
 /* A new sampling period, uniform in [3/4, 5/4] of the configured one: a
  * fixed period strobes loops of a commensurate length. */
 void wc_sampler_jitter(struct wc_thread *t);

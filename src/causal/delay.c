@@ -23,18 +23,38 @@
 struct wc_experiment_state wc_exp = { .line = -1 };
 static uint64_t paused_ns;	/* all threads' pauses, for the profile */
 
+/* Debts of an experiment that is over are void. Any thread may update
+ * another's local count (draining its samples): atomics throughout. */
+static void forgive(struct wc_thread *t)
+{
+	uint64_t g0 = __atomic_load_n(&wc_exp.g0, __ATOMIC_ACQUIRE);
+	uint64_t l = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
+
+	while (l < g0 &&
+	       !__atomic_compare_exchange_n(&t->local, &l, g0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+}
+
+/* local = max(local, g) */
+static void raise_to(struct wc_thread *t, uint64_t g)
+{
+	uint64_t l = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
+
+	while (l < g &&
+	       !__atomic_compare_exchange_n(&t->local, &l, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+}
+
 void wc_on_line_sample(struct wc_thread *t, int line)
 {
-	uint64_t g, g0, local;
+	uint64_t g, local;
 
 	if (!__atomic_load_n(&wc_exp.counting, __ATOMIC_ACQUIRE) ||
 	    line != __atomic_load_n(&wc_exp.line, __ATOMIC_RELAXED))
 		return;
 	__atomic_add_fetch(&wc_exp.selected_samples, 1, __ATOMIC_RELAXED);
-	g0 = __atomic_load_n(&wc_exp.g0, __ATOMIC_ACQUIRE);
-	local = t->local < g0 ? g0 : t->local;
-	local++;
-	__atomic_store_n(&t->local, local, __ATOMIC_RELEASE);
+	forgive(t);
+	local = __atomic_add_fetch(&t->local, 1, __ATOMIC_ACQ_REL);
 	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	while (g < local &&
 	       !__atomic_compare_exchange_n(&wc_exp.global, &g, local, 0, __ATOMIC_ACQ_REL,
@@ -50,22 +70,26 @@ static void sleep_ns(int64_t ns)
 		;
 }
 
-/* Pause until this thread's local count reaches the global one. */
+/* Pause until this thread's local count reaches the global one. During an
+ * experiment the other threads' samples are looked at first: a thread that
+ * is about to wake another, or to end, must not miss delays because the
+ * thread that ran the selected line has not drained its buffer yet. */
 static void pay(struct wc_thread *t)
 {
 	for (;;) {
-		uint64_t g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
-		uint64_t g0 = __atomic_load_n(&wc_exp.g0, __ATOMIC_ACQUIRE);
-		uint64_t d = __atomic_load_n(&wc_exp.delay_ns, __ATOMIC_RELAXED);
-		uint64_t local = t->local, start, slept;
+		uint64_t g, d, local, start, slept;
 		int64_t want;
 
-		if (local < g0)		/* debts of an experiment that is over */
-			local = g0;
-		if (local >= g) {
-			__atomic_store_n(&t->local, local, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&wc_exp.counting, __ATOMIC_ACQUIRE))
+			wc_drain_all();
+		else
+			wc_drain(t);
+		forgive(t);
+		g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+		d = __atomic_load_n(&wc_exp.delay_ns, __ATOMIC_RELAXED);
+		local = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
+		if (local >= g)
 			return;
-		}
 		want = (int64_t)((g - local) * d) - t->carry_ns;
 		if (want > 0) {
 			start = wc_now();
@@ -76,7 +100,7 @@ static void pay(struct wc_thread *t)
 		} else {
 			t->carry_ns = -want;
 		}
-		__atomic_store_n(&t->local, g, __ATOMIC_RELEASE);
+		raise_to(t, g);
 	}
 }
 
@@ -88,7 +112,6 @@ void wc_catch_up(struct wc_thread *t)
 		return;
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	wc_drain(t);
 	pay(t);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;

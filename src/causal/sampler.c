@@ -12,6 +12,7 @@
  * right after a call instruction. The kernel's own callchain walks frame
  * pointers, which -O2 code does not keep.
  */
+#include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -79,15 +80,36 @@ void wc_sampler_jitter(struct wc_thread *t)
 	ioctl(t->fd, PERF_EVENT_IOC_PERIOD, &p);
 }
 
+static int ring_trylock(struct wc_thread *t, long spins)
+{
+	while (__atomic_exchange_n(&t->ring_lock, 1, __ATOMIC_ACQUIRE)) {
+		if (--spins <= 0)
+			return 0;
+		sched_yield();
+	}
+	return 1;
+}
+
+static void ring_unlock(struct wc_thread *t)
+{
+	__atomic_store_n(&t->ring_lock, 0, __ATOMIC_RELEASE);
+}
+
 void wc_sampler_stop(struct wc_thread *t)
 {
+	struct perf_event_mmap_page *ring;
+
 	if (t->fd < 0)
 		return;
 	close(t->fd);
 	t->fd = -1;
-	if (t->ring)
-		munmap(t->ring, t->ring_bytes);
+	/* Another thread may be reading the buffer. */
+	ring_trylock(t, 1L << 30);
+	ring = t->ring;
 	t->ring = NULL;
+	ring_unlock(t);
+	if (ring)
+		munmap(ring, t->ring_bytes);
 }
 
 /* Copy n bytes at ring offset `off` (which may wrap) into dst. */
@@ -136,12 +158,18 @@ void wc_drain(struct wc_thread *t)
 	uint64_t head, tail, size;
 	char rec[sizeof(struct perf_event_header) + 24 + WC_STACK_BYTES];
 
-	if (!m)
+	if (!m || __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE) == m->data_tail)
 		return;
+	/* The holder finishes in microseconds unless it was preempted. */
+	if (!ring_trylock(t, 64))
+		return;
+	m = t->ring;
+	if (!m) {
+		ring_unlock(t);
+		return;
+	}
 	head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
 	tail = m->data_tail;
-	if (head == tail)
-		return;
 	data = (const char *)m + m->data_offset;
 	size = m->data_size;
 	while (tail < head) {
@@ -162,4 +190,14 @@ void wc_drain(struct wc_thread *t)
 		tail += h.size;
 	}
 	__atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+	ring_unlock(t);
+}
+
+void wc_drain_all(void)
+{
+	struct wc_thread *t;
+
+	for (t = wc_threads(); t; t = t->next)
+		if (__atomic_load_n(&t->alive, __ATOMIC_ACQUIRE))
+			wc_drain(t);
 }

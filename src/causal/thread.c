@@ -243,6 +243,21 @@ static int read_config(void)
 	wc_cfg.fixed_speedup = (int)env_long("WITCH_CAUSAL_FIXED_SPEEDUP", -1);
 	if (wc_cfg.fixed_speedup > 100)
 		wc_cfg.fixed_speedup = 100;
+	{
+		/* Tests and bench/causal: a comma-separated set to draw from. */
+		const char *l = getenv("WITCH_CAUSAL_SPEEDUPS");
+		char *end;
+
+		while (l && *l && wc_cfg.nspeedups < 21) {
+			long v = strtol(l, &end, 10);
+
+			if (end == l)
+				break;
+			if (v >= 0 && v <= 100)
+				wc_cfg.speedups[wc_cfg.nspeedups++] = (int)v;
+			l = *end == ',' ? end + 1 : end;
+		}
+	}
 	wc_cfg.period_ns = (uint64_t)env_long("WITCH_CAUSAL_PERIOD_NS", 1000000);
 	if (wc_cfg.period_ns < 100000)
 		wc_cfg.period_ns = 100000;
