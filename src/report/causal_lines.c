@@ -9,7 +9,9 @@
  * are flattened into address pieces with their nesting depth, and swept
  * together with the (address-sorted) line rows: the pieces open at a row's
  * address, innermost last, say which function the row is in and, for rows
- * from an out-of-scope file, through which call sites it was inlined.
+ * from an out-of-scope file, through which call sites it was inlined. Only
+ * code inside a function's DWARF ranges is charged (hand-written assembly
+ * without DW_TAG_subprogram is not sped up).
  */
 #include "report/causal_lines.h"
 
@@ -336,6 +338,16 @@ static int do_unit(struct wc_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t 
 		}
 		while (nopen && open[nopen - 1]->end <= a)
 			nopen--;
+		/*
+		 * libdw sorts all rows of a unit by address, so the next row may
+		 * belong to another sequence (an empty sequence's end sorts before
+		 * its start): a row never reaches past its function's end, and a
+		 * row in no function is not charged.
+		 */
+		if (!nopen)
+			continue;
+		if (b > open[0]->end)
+			b = open[0]->end;
 		if (charge(t, module, a, b, file, (uint32_t)lineno, open, nopen))
 			goto out;
 	}
