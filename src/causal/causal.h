@@ -28,7 +28,7 @@
 #define WC_NAME_MAX 256
 #define WC_WAKEUP 10		/* samples per wakeup signal */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */
-#define WC_RING_PAGES 16	/* data pages of each thread's ring buffer */
+#define WC_RING_PAGES 8	/* data pages of each thread's ring buffer */
 
 /* --- configuration (thread.c) ------------------------------------------ */
 struct wc_config {
@@ -61,10 +61,11 @@ struct wc_thread {
 	int ring_lock;			/* whoever drains the ring (any thread) */
 	struct perf_event_mmap_page *ring;
 	size_t ring_bytes;
-	uint64_t local;			/* delays executed or skipped (atomic) */
+	uint64_t local;			/* ns of delay executed or skipped (atomic) */
 	uint64_t block_global;		/* global count when it blocked */
 	int64_t carry_ns;		/* oversleep, taken off the next pause */
 	uint64_t samples, lost;
+	uint64_t prev_time, prev_cpu;	/* the last sample's clock and CPU time */
 	uint64_t rng;
 };
 struct wc_thread *wc_self(void);
@@ -135,16 +136,18 @@ extern int wc_next_line;	/* line of the latest in-scope sample */
 
 /* --- virtual speedup (delay.c) -------------------------------------------- */
 struct wc_experiment_state {
-	uint64_t global;		/* global delay count (atomic) */
+	uint64_t global;		/* ns of delay every thread owes (atomic) */
 	int line;			/* selected line, -1 none */
 	int counting;			/* samples in `line` count as delays */
-	uint64_t delay_ns;		/* pause per delay */
+	uint64_t speedup;		/* percent */
 	uint64_t g0;			/* global count at the start: older debts are void */
 	uint64_t selected_samples;	/* samples in the line during the experiment */
+	uint64_t delays;		/* of them, those that raised the global count */
 };
 extern struct wc_experiment_state wc_exp;
-/* A sample of thread t landed in `line`. */
-void wc_on_line_sample(struct wc_thread *t, int line);
+/* A sample of thread t landed in `line`; it stands for `wall_ns` of the
+ * thread's time (the wall time its last period of CPU time took). */
+void wc_on_line_sample(struct wc_thread *t, int line, uint64_t wall_ns);
 /* Drain the samples, then pause for what t owes. Table 1, thread exit. */
 void wc_catch_up(struct wc_thread *t);
 void wc_pre_block(struct wc_thread *t);

@@ -1,15 +1,20 @@
 /*
  * delay.c - virtual speedup (COZ section 3.2-3.4).
  *
- * wc_exp.global counts the delays every thread must have executed; each
- * thread's `local` counts those it executed or was excused from. A sample
- * of thread T in the selected line stands for one period of the line's
- * time: T raises its local count (it is the thread being sped up, so it
- * does not pause) and, if it is now ahead of the global count, the global
- * one with it; if T was behind, the sample pays one of its own debts
- * instead (minimizing delays, 3.3). A thread behind the global count pauses
- * for the difference times the delay (speedup x period), and takes the
+ * wc_exp.global counts (in ns) the delay every thread must have executed;
+ * each thread's `local` what it executed or was excused from. A sample of
+ * thread T in the selected line stands for the time the line took since
+ * T's previous sample: T raises its local count by speedup x that time (it
+ * is the thread being sped up, so it does not pause) and, if it is now
+ * ahead of the global count, the global one with it; if T was behind, the
+ * sample pays its own debts instead (minimizing delays, 3.3). A thread
+ * behind the global count pauses for the difference, and takes the
  * oversleep of one pause off the next.
+ *
+ * "The time the line took" is wall time: a period of CPU time that took
+ * longer because the thread waited for a core (other programs, more threads
+ * than cores) is that much more time a faster line would save. Capped at
+ * 4 periods: beyond that the thread slept between the samples.
  *
  * Blocking calls (Table 2) remember the global count and, when the thread
  * was woken by another thread (which caught up before waking it, Table 1),
@@ -45,21 +50,26 @@ static void raise_to(struct wc_thread *t, uint64_t g)
 		;
 }
 
-void wc_on_line_sample(struct wc_thread *t, int line)
+void wc_on_line_sample(struct wc_thread *t, int line, uint64_t wall_ns)
 {
-	uint64_t g, local;
+	uint64_t g, local, add;
 
 	if (!__atomic_load_n(&wc_exp.counting, __ATOMIC_ACQUIRE) ||
 	    line != __atomic_load_n(&wc_exp.line, __ATOMIC_RELAXED))
 		return;
 	__atomic_add_fetch(&wc_exp.selected_samples, 1, __ATOMIC_RELAXED);
+	add = wall_ns * __atomic_load_n(&wc_exp.speedup, __ATOMIC_RELAXED) / 100;
+	if (!add)
+		return;
 	forgive(t);
-	local = __atomic_add_fetch(&t->local, 1, __ATOMIC_ACQ_REL);
+	local = __atomic_add_fetch(&t->local, add, __ATOMIC_ACQ_REL);
 	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	while (g < local &&
 	       !__atomic_compare_exchange_n(&wc_exp.global, &g, local, 0, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE))
 		;
+	if (g < local)
+		__atomic_add_fetch(&wc_exp.delays, 1, __ATOMIC_RELAXED);
 }
 
 static void sleep_ns(int64_t ns)
@@ -77,7 +87,7 @@ static void sleep_ns(int64_t ns)
 static void pay(struct wc_thread *t)
 {
 	for (;;) {
-		uint64_t g, d, local, start, slept;
+		uint64_t g, local, start, slept;
 		int64_t want;
 
 		if (__atomic_load_n(&wc_exp.counting, __ATOMIC_ACQUIRE))
@@ -86,11 +96,10 @@ static void pay(struct wc_thread *t)
 			wc_drain(t);
 		forgive(t);
 		g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
-		d = __atomic_load_n(&wc_exp.delay_ns, __ATOMIC_RELAXED);
 		local = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
 		if (local >= g)
 			return;
-		want = (int64_t)((g - local) * d) - t->carry_ns;
+		want = (int64_t)(g - local) - t->carry_ns;
 		if (want > 0) {
 			start = wc_now();
 			sleep_ns(want);

@@ -84,9 +84,9 @@ static int pick_speedup(void)
 
 static void begin(int line, int speedup, struct snapshot *s)
 {
-	__atomic_store_n(&wc_exp.delay_ns, wc_cfg.period_ns * (uint64_t)speedup / 100,
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&wc_exp.speedup, (uint64_t)speedup, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_exp.selected_samples, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&wc_exp.delays, 0, __ATOMIC_RELAXED);
 	take(s);
 	/* Debts from before are void (delay.c checks g0). */
 	__atomic_store_n(&wc_exp.g0, s->global, __ATOMIC_RELEASE);
@@ -198,11 +198,10 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 	}
 }
 
+/* `waited`: the global delay added during the experiment (ns). */
 static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t wall,
-			   uint64_t delays)
+			   uint64_t waited)
 {
-	uint64_t d = wc_cfg.period_ns * (uint64_t)speedup / 100, waited = delays * d;
-
 	wc_put(b, "experiment\tselected=");
 	wc_put_name(b, line >= 0 && wc_lines[line].loc ? wc_lines[line].loc : "?");
 	wc_put(b, "\tspeedup=");
@@ -212,7 +211,7 @@ static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t wal
 	wc_put(b, "\tselected-samples=");
 	wc_put_u64(b, __atomic_load_n(&wc_exp.selected_samples, __ATOMIC_RELAXED));
 	wc_put(b, "\tdelays=");
-	wc_put_u64(b, delays);
+	wc_put_u64(b, __atomic_load_n(&wc_exp.delays, __ATOMIC_RELAXED));
 	wc_put(b, "\tdelay-ns=");
 	wc_put_u64(b, waited);
 	wc_put(b, "\n");
@@ -229,7 +228,7 @@ static uint64_t end(int line, int speedup, const struct snapshot *s0)
 	wc_drain_all();
 	__atomic_store_n(&wc_exp.counting, 0, __ATOMIC_RELEASE);
 	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
-	deadline = wc_now() + 20000000ULL + (g - s0->global) * wc_exp.delay_ns;
+	deadline = wc_now() + 20000000ULL + (g - s0->global);
 	if (!settled(g, 1)) {
 		do
 			nap(200000);
@@ -251,8 +250,7 @@ static void run_end_to_end(void)
 	/* The run is the experiment: it starts at once, the line is the fixed
 	 * one or the first line sampled. */
 	e2e_speedup = pick_speedup();
-	__atomic_store_n(&wc_exp.delay_ns, wc_cfg.period_ns * (uint64_t)e2e_speedup / 100,
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&wc_exp.speedup, (uint64_t)e2e_speedup, __ATOMIC_RELAXED);
 	while (!stopping) {
 		int line = wc_cfg.fixed_line >= 0 ? wc_cfg.fixed_line
 						  : __atomic_load_n(&wc_next_line, __ATOMIC_RELAXED);

@@ -33,7 +33,7 @@ static int open_clock(void)
 	a.size = sizeof(a);
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
 	a.sample_period = wc_cfg.period_ns;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_STACK_USER;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
 	a.sample_stack_user = WC_STACK_BYTES;
 	a.wakeup_events = WC_WAKEUP;
 	a.exclude_kernel = 1;
@@ -121,20 +121,32 @@ static void ring_copy(const char *data, uint64_t size, uint64_t off, void *dst, 
 	memcpy((char *)dst + first, data, n - first);
 }
 
+/* Record: header, ip, time, task-clock value, stack size, stack, dyn size. */
 static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 {
-	uint64_t ip, stack_size;
+	const size_t h = sizeof(struct perf_event_header);
+	uint64_t ip, time, cpu, stack_size, dcpu, dwall;
 	int line;
 
-	if (len < sizeof(struct perf_event_header) + 16)
+	if (len < h + 32)
 		return;
-	memcpy(&ip, rec + sizeof(struct perf_event_header), 8);
-	memcpy(&stack_size, rec + sizeof(struct perf_event_header) + 8, 8);
+	memcpy(&ip, rec + h, 8);
+	memcpy(&time, rec + h + 8, 8);
+	memcpy(&cpu, rec + h + 16, 8);
+	memcpy(&stack_size, rec + h + 24, 8);
 	t->samples++;
+	dcpu = t->prev_cpu && cpu > t->prev_cpu ? cpu - t->prev_cpu : wc_cfg.period_ns;
+	dwall = t->prev_time && time > t->prev_time ? time - t->prev_time : dcpu;
+	t->prev_cpu = cpu;
+	t->prev_time = time;
+	if (dwall < dcpu)
+		dwall = dcpu;
+	if (dwall > 4 * dcpu)
+		dwall = 4 * dcpu;
 	line = wc_line_of((uintptr_t)ip);
 	if (line < 0 && stack_size) {
 		uint64_t dyn, words[WC_STACK_BYTES / 8];
-		size_t off = sizeof(struct perf_event_header) + 16;
+		size_t off = h + 32;
 
 		if (stack_size > WC_STACK_BYTES || off + stack_size + 8 > len)
 			return;
@@ -148,7 +160,7 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 		return;
 	__atomic_add_fetch(&wc_line_samples[line], 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_next_line, line, __ATOMIC_RELAXED);
-	wc_on_line_sample(t, line);
+	wc_on_line_sample(t, line, dwall);
 }
 
 void wc_drain(struct wc_thread *t)
@@ -156,7 +168,7 @@ void wc_drain(struct wc_thread *t)
 	struct perf_event_mmap_page *m = t->ring;
 	const char *data;
 	uint64_t head, tail, size;
-	char rec[sizeof(struct perf_event_header) + 24 + WC_STACK_BYTES];
+	char rec[sizeof(struct perf_event_header) + 48 + WC_STACK_BYTES];
 
 	if (!m || __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE) == m->data_tail)
 		return;
