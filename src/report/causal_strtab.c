@@ -53,9 +53,11 @@ static int rehash(struct wc_strtab *t)
 uint32_t wc_intern_n(struct wc_strtab *t, const char *s, size_t n)
 {
 	size_t slot = 0;
-	uint32_t id = lookup(t, s, n, &slot);
+	uint32_t id;
 	char *copy;
 
+	n = strnlen(s, n);	/* a string ends at its first NUL, also in a table */
+	id = lookup(t, s, n, &slot);
 	if (id != UINT32_MAX)
 		return id;
 	if ((t->n + 1) * 2 > t->nslots) {
