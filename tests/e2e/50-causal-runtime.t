@@ -1,0 +1,162 @@
+#!/bin/sh
+# libwitchcausal.so on its own (no CLI, no report): driven with the
+# environment of docs/causal.md and a line table from bench/causal-lines;
+# predictions computed by bench/causal-predict.
+#
+#  - the program runs unchanged (output, exit status, death by a signal);
+#    forks get their own profile or none, exec carries the preload;
+#  - coz.h's ABI (the validation programs include the Debian header),
+#    witch.h's hooks, latency points, breakpoint progress points, end-to-end;
+#  - virtual speedup: one thread, a line taking a fraction f of the time:
+#    predicted ~ f*s; COZ Figure 1: speeding up a() predicts no more than
+#    removing a() really gives; a pipeline whose hot line can really be
+#    made 20 % faster: predicted vs measured.
+. "$(dirname "$0")/lib.sh"
+
+LIB=$TOP/build/lib/witch/libwitchcausal.so
+LINES=$TOP/bench/causal-lines
+PREDICT=$TOP/bench/causal-predict
+SRC=$TOP/tests/progs
+
+# table PROG [PROGRESS-LOC...]: the line table of a test program in $TMP/PROG.lines
+table() { p=$1; shift; "$LINES" "$PROGS/$p" "$@" >"$TMP/$p.lines"; }
+# line_id PROG MARKER: the id of the source line holding MARKER
+line_id() {
+	awk -F'\t' -v l="$1.c:$(line_of "$SRC/$1.c" "$2")" '$1 == "line" && $3 == l { print $2 }' "$TMP/$1.lines"
+}
+# causal DIR PROG [VAR=VALUE...] -- ARGS...: run PROG under the runtime
+causal() {
+	d=$1 p=$2
+	shift 2
+	mkdir -p "$d"
+	vars=
+	while [ "$1" != -- ]; do vars="$vars $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	bounded 120 env LD_PRELOAD="$LIB" WITCH_OUT="$d" WITCH_CAUSAL_LINES="$TMP/$p.lines" $vars "$@"
+}
+field() { awk -F'\t' -v k="$2" '{ for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) print substr($i, length(k) + 2) }' "$1"; }
+# predicted FILE... SPEEDUP: the program speedup (percent) at a line speedup
+predicted() { s=$1; shift; "$PREDICT" "$@" | awk -v s="$s" '$1 == s { print $2 }'; }
+median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+# wall CMD...: seconds a command takes
+wall() { s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
+
+# --- the program runs unchanged ----------------------------------------------
+table causal_frac
+"$PROGS/causal_frac" 0.5 300 >"$TMP/n.out"
+causal "$TMP/a" causal_frac -- "$PROGS/causal_frac" 0.5 300 >"$TMP/w.out"
+ok $? "causal_frac runs under the runtime"
+cmp -s "$TMP/n.out" "$TMP/w.out"; ok $? "same output"
+f=$(ls "$TMP"/a/causal.* 2>/dev/null | head -n 1)
+ok $([ -n "$f" ] && [ -s "$f" ]; echo $?) "a profile causal.PID"
+like "$(head -n 1 "$f")" "^witch-causal	version=1	pid=[0-9]+	command=.*causal_frac 0.5 300$" "header"
+like "$(sed -n 2p "$f")" "^startup	time=[0-9]{18,}$" "startup time"
+like "$(grep '^progress' "$f")" "name=.*causal_frac.c:[0-9]+	kind=throughput" "COZ_PROGRESS of coz.h registered (the ABI)"
+like "$(grep -c '^experiment' "$f")" "^[1-9][0-9]*$" "experiments"
+like "$(grep '^samples' "$f" | head -n 1)" "^samples	location=causal_frac.c:[0-9]+	count=[0-9]+$" "samples per line"
+like "$(tail -n 2 "$f" | head -n 1)" "^runtime	time=[0-9]+$" "runtime"
+is "$(tail -n 1 "$f")" "end	status=exit:0	complete=1" "end: exit 0, complete"
+ok $(ls -A "$TMP/a" | grep -q tmp; [ $? -ne 0 ]; echo $?) "no temporary file left"
+
+causal "$TMP/st" causal_frac -- sh -c 'exit 3'
+is $? 3 "exit status passes through"
+is "$(tail -n 1 "$TMP"/st/causal.*)" "end	status=exit:3	complete=1" "and is recorded"
+causal "$TMP/sg" causal_frac -- sh -c 'kill -SEGV $$' 2>/dev/null
+is $? 139 "death by SIGSEGV passes through"
+is "$(tail -n 1 "$TMP"/sg/causal.*)" "end	status=signal:11	complete=0" "and is recorded"
+
+# fork: the shell's child (forked, or vforked and exec'd at once) runs
+# causal_frac: a profile for the shell and one for the program.
+causal "$TMP/fk" causal_frac -- sh -c "$PROGS/causal_frac 0.5 50; true" >/dev/null
+within "$(ls "$TMP/fk" | wc -l)" 2 3 "fork: the shell's profile and its child's"
+is "$(grep -l 'command=[^ ]*causal_frac 0.5 50$' "$TMP"/fk/causal.* | xargs tail -qn 1)" "end	status=exit:0	complete=1" "the child's program has its own, complete"
+# exec: the image before and the image after share the pid.
+causal "$TMP/ex" causal_frac -- sh -c "exec $PROGS/causal_frac 0.5 50" >/dev/null
+is "$(ls "$TMP/ex" | wc -l)" 2 "exec: two profiles"
+like "$(grep -l 'causal_frac 0.5 50' "$TMP"/ex/causal.* | xargs grep -l '^witch-causal.*command=.*causal_frac' | xargs ls)" "causal\.[0-9]+\.1$" "the exec'd image writes causal.PID.1"
+is "$(cat "$TMP"/ex/causal.* | grep -c '^end	status=exec	complete=1$')" 1 "the image before exec ends with status=exec"
+causal "$TMP/nf" causal_frac WITCH_NO_FOLLOW=1 -- sh -c "$PROGS/causal_frac 0.5 50; true" >/dev/null
+is "$(ls "$TMP/nf" | wc -l)" 1 "WITCH_NO_FOLLOW: one profile"
+
+# --- progress points -----------------------------------------------------------
+ploc=causal_frac.c:$(line_of "$SRC/causal_frac.c" "COZ_PROGRESS;")
+table causal_frac "$ploc"
+causal "$TMP/bp" causal_frac -- "$PROGS/causal_frac" 0.5 600 >/dev/null
+b=$(grep -c "^progress	name=$ploc	kind=breakpoint$" "$TMP"/bp/causal.*)
+is "$b" 1 "a breakpoint progress point from the line table"
+nb=$(awk -F'\t' -v n="name=$ploc" '$1 == "throughput-point" && $2 == n { s += substr($3, 7) } END { print s + 0 }' "$TMP"/bp/causal.*)
+nc=$(awk -F'\t' '$1 == "throughput-point" && $2 ~ /tests\/progs\/causal_frac.c/ { s += substr($3, 7) } END { print s + 0 }' "$TMP"/bp/causal.*)
+diag "breakpoint visits $nb, coz.h counter $nc"
+within "$nb" "$((nc * 95 / 100))" "$((nc * 105 / 100 + 2))" "the breakpoint counts the visits the counter counts"
+within "$nc" 100 600 "and they are visits of the 600 iterations"
+
+table causal_latency
+causal "$TMP/lat" causal_latency -- "$PROGS/causal_latency" 1500 >"$TMP/lat.out"
+is "$(cat "$TMP/lat.out")" "1500 requests, sum 1124250" "witch.h program: same result"
+grep '^latency-point' "$TMP"/lat/causal.* >"$TMP/lp"
+like "$(head -n 1 "$TMP/lp")" "^latency-point	name=request	arrivals=[0-9]+	departures=[0-9]+	difference=-?[0-9]+$" "latency points (COZ_BEGIN/COZ_END)"
+arr=$(field "$TMP/lp" arrivals | paste -sd+ | bc)
+dep=$(field "$TMP/lp" departures | paste -sd+ | bc)
+diag "arrivals $arr departures $dep"
+within "$dep" "$((arr * 7 / 10))" "$((arr * 13 / 10 + 10))" "departures follow arrivals"
+grep -q "kind=begin" "$TMP"/lat/causal.* && grep -q "name=served	kind=throughput" "$TMP"/lat/causal.*
+ok $? "begin/end and named throughput points registered"
+
+table causal_frac
+id=$(line_id causal_frac "frac: hot line")
+causal "$TMP/e2e" causal_frac WITCH_CAUSAL_END_TO_END=1 WITCH_CAUSAL_FIXED_LINE="$id" WITCH_CAUSAL_FIXED_SPEEDUP=50 -- "$PROGS/causal_frac" 0.5 400 >/dev/null
+is "$(grep -c '^experiment' "$TMP"/e2e/causal.*)" 1 "end-to-end: one experiment"
+like "$(grep '^experiment' "$TMP"/e2e/causal.*)" "selected=causal_frac.c:$(line_of "$SRC/causal_frac.c" "frac: hot line")	speedup=0.50" "with the fixed line and speedup"
+grep -q "^throughput-point	name=end-to-end	delta=1$" "$TMP"/e2e/causal.*; ok $? "end-to-end point, delta=1"
+rt=$(field "$TMP"/e2e/causal.* time | tail -n 1)
+du=$(grep '^experiment' "$TMP"/e2e/causal.* | tr '\t' '\n' | sed -n 's/^duration=//p')
+dn=$(grep '^experiment' "$TMP"/e2e/causal.* | tr '\t' '\n' | sed -n 's/^delay-ns=//p')
+diag "runtime $rt duration $du delay-ns $dn"
+# half the time in the line, sped up by half: the run counts ~3/4 of its time
+within "$(echo "100 * $du / $rt" | bc)" 65 85 "the duration is the run minus its virtual speedup"
+
+# --- virtual speedup -----------------------------------------------------------
+# One thread, a line taking a fraction f: predicted f*s.
+for f in 0.5 0.25; do
+	causal "$TMP/f$f" causal_frac WITCH_CAUSAL_FIXED_LINE="$id" WITCH_CAUSAL_SPEEDUPS=0,50,100 -- "$PROGS/causal_frac" "$f" 4000 >/dev/null
+	"$PREDICT" "$TMP"/f$f/causal.* | while read -r s p n; do diag "f=$f: line +$s% -> program +$p% ($n experiments)"; done
+	for s in 50 100; do
+		want=$(echo "$f * $s" | bc -l)
+		within "$(predicted "$s" "$TMP"/f$f/causal.*)" "$(echo "$want - 8" | bc)" "$(echo "$want + 8" | bc)" "f=$f, line +$s%: program +f*s"
+	done
+done
+
+# COZ Figure 1: however much a() is sped up, the program gains at most what
+# removing a() entirely gains (~4.8 % on two idle cores; measured here, the
+# other core may be busy).
+table causal_fig1
+ida=$(line_id causal_fig1 "fig1: line a")
+t100= t1=
+for r in 1 2 3; do
+	t100="$t100 $(wall "$PROGS/causal_fig1" 150 100)"
+	t1="$t1 $(wall "$PROGS/causal_fig1" 150 1)"
+done
+true_max=$(echo "100 * (1 - $(median3 $t1) / $(median3 $t100))" | bc -l | xargs printf '%.1f')
+diag "Figure 1: removing a() really gains $true_max%"
+causal "$TMP/fig1" causal_fig1 WITCH_CAUSAL_FIXED_LINE="$ida" WITCH_CAUSAL_SPEEDUPS=0,25,50,100 -- "$PROGS/causal_fig1" 600 >/dev/null
+"$PREDICT" "$TMP"/fig1/causal.* | while read -r s p n; do diag "Figure 1: a() +$s% -> program +$p% ($n experiments)"; done
+bound=$(echo "if ($true_max + 5 > 10) $true_max + 5 else 10" | bc -l)
+for s in 25 50 100; do
+	within "$(predicted "$s" "$TMP"/fig1/causal.*)" -10 "$bound" "Figure 1: a() +$s% predicts at most what removing a() gives (+5)"
+done
+
+# A pipeline whose hot line is really made 20 % faster.
+table causal_real
+idr=$(line_id causal_real "real: hot line")
+t0= t20=
+for r in 1 2 3; do
+	t0="$t0 $(wall "$PROGS/causal_real" 0 250)"
+	t20="$t20 $(wall "$PROGS/causal_real" 20 250)"
+done
+true20=$(echo "100 * (1 - $(median3 $t20) / $(median3 $t0))" | bc -l | xargs printf '%.1f')
+causal "$TMP/real" causal_real WITCH_CAUSAL_FIXED_LINE="$idr" WITCH_CAUSAL_SPEEDUPS=0,20 -- "$PROGS/causal_real" 0 1200 >/dev/null
+p20=$(predicted 20 "$TMP"/real/causal.*)
+diag "pipeline: hot line 20% faster really gains $true20%, predicted $p20%"
+within "$p20" "$(echo "$true20 - 8" | bc)" "$(echo "$true20 + 8" | bc)" "pipeline: predicted within 8 points of the real gain"
+done_testing
