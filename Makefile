@@ -82,7 +82,12 @@ $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ -lm
-fuzz: $(B)/fuzz/fuzz_reader
+# ... and on the causal profile reader, analysis and renderers (53-causal-fuzz.t).
+$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
+		-D_GNU_SOURCE -o $@ $^ $(REPORT_LIBS)
+fuzz: $(B)/fuzz/fuzz_reader $(B)/fuzz/fuzz_causal
 
 check: deps
 	$(MAKE) all unit progs sanitize fuzz $(B)/bench/measure
