@@ -115,6 +115,23 @@ is "$(cat run4.err)" "" "-q: nothing on stderr"
 is "$(awk -F'\t' '$1 == "experiment" { print $2, $3 }' run5/causal.* | sort -u | sed 's|selected=.*/|selected=|')" \
 	"selected=prog.c:$hot speedup=0.00" "--line and --speedup fix every experiment"
 
+cat >lib.c <<'C'
+volatile double y;
+void libwork(int n)
+{
+	for (int i = 0; i < n; i++)
+		y += i * 0.5;	/* LIBHOT */
+}
+C
+printf '#include <coz.h>\nvoid libwork(int n);\nint main(void) { for (int k = 0; k < 1200; k++) { libwork(100000); COZ_PROGRESS; } return 0; }\n' >uselib.c
+cc -O1 -g -shared -fPIC -o libcz.so lib.c && cc -O1 -g -o uselib uselib.c -L. -lcz -Wl,-rpath,"$TMP"
+"$WITCH" causal -q -o run7 --binary-scope=libcz.so -- ./uselib >/dev/null 2>&1
+is "$(grep '^module' run7/.causal-lines | cut -f2,3 | sed 's|/.*/||' | tr '\t\n' ': ')" "0:uselib 1:libcz.so " \
+	"--binary-scope adds the library to the line table"
+"$WITCH" report --format=json run7 >run7.json 2>/dev/null
+like "$(json run7.json '.lines[].location' | tr '\n' ' ')" "/lib.c:$(line_of lib.c LIBHOT) " \
+	"the library's hot line is sped up"
+
 "$WITCH" causal -q -o run6 -- ./prog 200 k >/dev/null 2>&1
 is $? 143 "a program killed by SIGTERM: witch ends the same way"
 done_testing
