@@ -483,20 +483,30 @@ void wc_read_functions(struct wc_profile *p, const char *text, size_t len)
 
 int wc_is_profile_name(const char *name)
 {
-	size_t i;
+	size_t i = 7;
 
-	if (strncmp(name, "causal.", 7) || !name[7])
+	/* causal.PID, and causal.PID.N for the images an exec replaced it with. */
+	if (strncmp(name, "causal.", 7))
 		return 0;
-	for (i = 7; name[i]; i++)
+	for (;;) {
 		if (!isdigit((unsigned char)name[i]))
 			return 0;
-	return 1;
+		while (isdigit((unsigned char)name[i]))
+			i++;
+		if (!name[i])
+			return 1;
+		if (name[i++] != '.')
+			return 0;
+	}
 }
 
+/* A profile still being written: .causal.PID[.N].tmp (or without the dot). */
 static int is_tmp_name(const char *name)
 {
 	size_t n = strlen(name);
 
+	if (name[0] == '.')
+		name++, n--;
 	return !strncmp(name, "causal.", 7) && n > 11 && !strcmp(name + n - 4, ".tmp");
 }
 

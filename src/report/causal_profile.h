@@ -86,7 +86,8 @@ int wc_load(struct wc_profile *p, char *const *paths, int npaths, char *err, siz
  * only decoration). */
 void wc_read_functions(struct wc_profile *p, const char *text, size_t len);
 
-/* Whether a directory entry name is a causal profile: causal.<digits>. */
+/* Whether a directory entry name is a causal profile: causal.PID or
+ * causal.PID.N (the Nth image exec put in that process). */
 int wc_is_profile_name(const char *name);
 
 /* 1 when path is a causal profile or a directory holding one, 0 when not. */

@@ -100,9 +100,9 @@ else
 	echo "ok - # SKIP node or coz's viewer is missing"; _n=$((_n + 1))
 fi
 
-# Runs merge: a second profile, and one with end-to-end runs.
-cp "$TMP/one/causal.101" "$TMP/one/causal.102"
-sed -i 's/pid=101/pid=102/' "$TMP/one/causal.102"
+# Runs merge: a second profile (the image an exec put in process 101), and
+# one with end-to-end runs.
+cp "$TMP/one/causal.101" "$TMP/one/causal.101.1"
 "$WITCH" report --format=json "$TMP/one" >"$TMP/json2"
 is "$(json "$TMP/json2" '[.runs, .experiments, .lines[0].points[0].experiments] | map(tostring) | join(" ")')" \
 	"2 88 4" "two runs merge: twice the experiments per point"
@@ -164,7 +164,7 @@ expect_error "missing field" 'causal\.5:7: throughput-point record without delta
 { head -n 3 "$p"; echo; tail -n +4 "$p"; } >"$TMP/causal.6"
 expect_error "empty line" 'causal\.6:4: empty line' "$WITCH" report "$TMP/causal.6"
 mkdir "$TMP/tmponly"
-cp "$p" "$TMP/tmponly/causal.77.tmp"
+cp "$p" "$TMP/tmponly/.causal.77.tmp"
 expect_error "only unfinished profiles" 'no finished causal profiles in .*tmponly' "$WITCH" report "$TMP/tmponly"
 expect_error "coz format of a record profile" 'format=coz is for causal profiles' "$WITCH" report --format=coz "$TMP/noprog/../one/.causal-lines"
 expect_error "--pid on causal profiles" 'pid applies to witch record profiles' "$WITCH" report --pid=101 "$TMP/one"

@@ -295,9 +295,11 @@ static void test_reader(void)
 		       p.runs[0].has_runtime && p.runs[0].runtime == 9,
 	       "unknown keys and well-formed unknown records are skipped");
 	wc_profile_free(&p);
-	tap_ok(wc_is_profile_name("causal.123") && !wc_is_profile_name("causal.123.tmp") &&
-		       !wc_is_profile_name("causal.") && !wc_is_profile_name("x.witch"),
-	       "causal.PID names");
+	tap_ok(wc_is_profile_name("causal.123") && wc_is_profile_name("causal.123.2") &&
+		       !wc_is_profile_name("causal.123.tmp") && !wc_is_profile_name(".causal.123.tmp") &&
+		       !wc_is_profile_name("causal.") && !wc_is_profile_name("causal.12.") &&
+		       !wc_is_profile_name("causal.1..2") && !wc_is_profile_name("x.witch"),
+	       "causal.PID and causal.PID.N names");
 }
 
 int main(void)
