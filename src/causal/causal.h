@@ -65,7 +65,7 @@ struct wc_thread {
 	uint64_t block_global;		/* global count when it blocked */
 	int64_t carry_ns;		/* oversleep, taken off the next pause */
 	uint64_t samples, lost;
-	uint64_t prev_time, prev_cpu;	/* the last sample's clock and CPU time */
+	uint64_t prev_cpu;		/* CPU time at the last sample */
 	uint64_t rng;
 };
 struct wc_thread *wc_self(void);
@@ -139,15 +139,16 @@ struct wc_experiment_state {
 	uint64_t global;		/* ns of delay every thread owes (atomic) */
 	int line;			/* selected line, -1 none */
 	int counting;			/* samples in `line` count as delays */
+	int settling;			/* it ended: threads pay what they owe */
 	uint64_t speedup;		/* percent */
 	uint64_t g0;			/* global count at the start: older debts are void */
 	uint64_t selected_samples;	/* samples in the line during the experiment */
 	uint64_t delays;		/* of them, those that raised the global count */
 };
 extern struct wc_experiment_state wc_exp;
-/* A sample of thread t landed in `line`; it stands for `wall_ns` of the
- * thread's time (the wall time its last period of CPU time took). */
-void wc_on_line_sample(struct wc_thread *t, int line, uint64_t wall_ns);
+/* A sample of thread t landed in `line`; it stands for `ns` of the
+ * thread's CPU time. */
+void wc_on_line_sample(struct wc_thread *t, int line, uint64_t ns);
 /* Drain the samples, then pause for what t owes. Table 1, thread exit. */
 void wc_catch_up(struct wc_thread *t);
 void wc_pre_block(struct wc_thread *t);

@@ -3,18 +3,13 @@
  *
  * wc_exp.global counts (in ns) the delay every thread must have executed;
  * each thread's `local` what it executed or was excused from. A sample of
- * thread T in the selected line stands for the time the line took since
- * T's previous sample: T raises its local count by speedup x that time (it
- * is the thread being sped up, so it does not pause) and, if it is now
- * ahead of the global count, the global one with it; if T was behind, the
- * sample pays its own debts instead (minimizing delays, 3.3). A thread
- * behind the global count pauses for the difference, and takes the
- * oversleep of one pause off the next.
- *
- * "The time the line took" is wall time: a period of CPU time that took
- * longer because the thread waited for a core (other programs, more threads
- * than cores) is that much more time a faster line would save. Capped at
- * 4 periods: beyond that the thread slept between the samples.
+ * thread T in the selected line stands for the CPU time T ran since its
+ * previous sample (the jittered period): T raises its local count by
+ * speedup x that time (it is the thread being sped up, so it does not
+ * pause) and, if it is now ahead of the global count, the global one with
+ * it; if T was behind, the sample pays its own debts instead (minimizing
+ * delays, 3.3). A thread behind the global count pauses for the
+ * difference, and takes the oversleep of one pause off the next.
  *
  * Blocking calls (Table 2) remember the global count and, when the thread
  * was woken by another thread (which caught up before waking it, Table 1),
@@ -50,7 +45,7 @@ static void raise_to(struct wc_thread *t, uint64_t g)
 		;
 }
 
-void wc_on_line_sample(struct wc_thread *t, int line, uint64_t wall_ns)
+void wc_on_line_sample(struct wc_thread *t, int line, uint64_t ns)
 {
 	uint64_t g, local, add;
 
@@ -58,7 +53,7 @@ void wc_on_line_sample(struct wc_thread *t, int line, uint64_t wall_ns)
 	    line != __atomic_load_n(&wc_exp.line, __ATOMIC_RELAXED))
 		return;
 	__atomic_add_fetch(&wc_exp.selected_samples, 1, __ATOMIC_RELAXED);
-	add = wall_ns * __atomic_load_n(&wc_exp.speedup, __ATOMIC_RELAXED) / 100;
+	add = ns * __atomic_load_n(&wc_exp.speedup, __ATOMIC_RELAXED) / 100;
 	if (!add)
 		return;
 	forgive(t);
@@ -96,6 +91,11 @@ static void pay(struct wc_thread *t)
 			wc_drain(t);
 		forgive(t);
 		g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+		if (!__atomic_load_n(&wc_exp.counting, __ATOMIC_ACQUIRE) &&
+		    !__atomic_load_n(&wc_exp.settling, __ATOMIC_ACQUIRE)) {
+			raise_to(t, g);	/* between experiments nothing is owed */
+			return;
+		}
 		local = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
 		if (local >= g)
 			return;

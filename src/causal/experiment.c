@@ -226,6 +226,7 @@ static uint64_t end(int line, int speedup, const struct snapshot *s0)
 
 	/* Samples taken before the end count, wherever they still are. */
 	wc_drain_all();
+	__atomic_store_n(&wc_exp.settling, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&wc_exp.counting, 0, __ATOMIC_RELEASE);
 	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	deadline = wc_now() + 20000000ULL + (g - s0->global);
@@ -236,6 +237,7 @@ static uint64_t end(int line, int speedup, const struct snapshot *s0)
 	}
 	take(&s1);
 	s1.global = g;
+	__atomic_store_n(&wc_exp.settling, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&wc_exp.line, -1, __ATOMIC_RELEASE);
 	b.len = 0;
 	put_experiment(&b, line, speedup, s1.t - s0->t, g - s0->global);

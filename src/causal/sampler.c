@@ -33,7 +33,7 @@ static int open_clock(void)
 	a.size = sizeof(a);
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
 	a.sample_period = wc_cfg.period_ns;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
 	a.sample_stack_user = WC_STACK_BYTES;
 	a.wakeup_events = WC_WAKEUP;
 	a.exclude_kernel = 1;
@@ -121,32 +121,32 @@ static void ring_copy(const char *data, uint64_t size, uint64_t off, void *dst, 
 	memcpy((char *)dst + first, data, n - first);
 }
 
-/* Record: header, ip, time, task-clock value, stack size, stack, dyn size. */
+/* Record: header, ip, task-clock value, stack size, stack, dyn size. */
 static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 {
 	const size_t h = sizeof(struct perf_event_header);
-	uint64_t ip, time, cpu, stack_size, dcpu, dwall;
+	uint64_t ip, cpu, stack_size, dcpu;
 	int line;
 
-	if (len < h + 32)
+	if (len < h + 24)
 		return;
 	memcpy(&ip, rec + h, 8);
-	memcpy(&time, rec + h + 8, 8);
-	memcpy(&cpu, rec + h + 16, 8);
-	memcpy(&stack_size, rec + h + 24, 8);
+	memcpy(&cpu, rec + h + 8, 8);
+	memcpy(&stack_size, rec + h + 16, 8);
 	t->samples++;
+	/* The CPU time since the thread's previous sample: the period, exactly
+	 * (it is jittered). Not the wall time: when this thread waited for a
+	 * core because another of the program's threads had it, that thread
+	 * pausing hands it the core, and counting the wait too would take the
+	 * same time off twice. */
 	dcpu = t->prev_cpu && cpu > t->prev_cpu ? cpu - t->prev_cpu : wc_cfg.period_ns;
-	dwall = t->prev_time && time > t->prev_time ? time - t->prev_time : dcpu;
+	if (dcpu > 2 * wc_cfg.period_ns)
+		dcpu = 2 * wc_cfg.period_ns;
 	t->prev_cpu = cpu;
-	t->prev_time = time;
-	if (dwall < dcpu)
-		dwall = dcpu;
-	if (dwall > 4 * dcpu)
-		dwall = 4 * dcpu;
 	line = wc_line_of((uintptr_t)ip);
 	if (line < 0 && stack_size) {
 		uint64_t dyn, words[WC_STACK_BYTES / 8];
-		size_t off = h + 32;
+		size_t off = h + 24;
 
 		if (stack_size > WC_STACK_BYTES || off + stack_size + 8 > len)
 			return;
@@ -160,7 +160,7 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 		return;
 	__atomic_add_fetch(&wc_line_samples[line], 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_next_line, line, __ATOMIC_RELAXED);
-	wc_on_line_sample(t, line, dwall);
+	wc_on_line_sample(t, line, dcpu);
 }
 
 void wc_drain(struct wc_thread *t)
