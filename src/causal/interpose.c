@@ -8,6 +8,12 @@
  * when another thread woke it the delays added while it was blocked are
  * skipped after. Uncontended locks take the fast path (a try first) and
  * never count as blocking.
+ *
+ * A thread also executes what it owes when it is about to take a lock:
+ * it holds none (or fewer) then. Debts paid at the unlock or the condition
+ * wait would be paid holding the lock, and every thread waiting for it
+ * would wait the pause too: in a pipeline, the pauses of the stage that is
+ * not sped up would slow the stage that is.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,6 +53,7 @@ WC_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 	if (t) {
 		static __typeof__(pthread_mutex_trylock) *try_;
 
+		wc_catch_up(t);
 		if (!try_)
 			try_ = (__typeof__(pthread_mutex_trylock) *)dlsym(RTLD_NEXT,
 									 "pthread_mutex_trylock");
@@ -190,6 +197,7 @@ WC_EXPORT int pthread_timedjoin_np(pthread_t th, void **rv, const struct timespe
 		REAL(name);                                                         \
 		if (t) {                                                            \
 			static __typeof__(tryname) *try_;                           \
+			wc_catch_up(t);                                             \
 			if (!try_)                                                  \
 				try_ = (__typeof__(tryname) *)dlsym(RTLD_NEXT, #tryname); \
 			rc = try_(l);                                               \
@@ -244,6 +252,7 @@ WC_EXPORT int sem_wait(sem_t *s)
 	if (t) {
 		static __typeof__(sem_trywait) *try_;
 
+		wc_catch_up(t);
 		if (!try_)
 			try_ = (__typeof__(sem_trywait) *)dlsym(RTLD_NEXT, "sem_trywait");
 		rc = try_(s);
