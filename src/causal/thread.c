@@ -122,6 +122,7 @@ void wc_thread_begin(uint64_t inherited_local)
 	t->busy = 0;
 	t->blocked = 0;
 	t->samples = t->lost = 0;
+	t->prev_cpu = 0;
 	/* Pauses are short: the default 50 us of timer slack would be most of one. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	self = t;
@@ -142,6 +143,7 @@ void wc_thread_end(void)
 	t->busy = 1;
 	__atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
 	wc_sampler_stop(t);
+	self = NULL;	/* the state goes to the next thread created */
 	lock_free_list();
 	t->free_next = free_threads;
 	free_threads = t;
