@@ -63,6 +63,7 @@ struct wc_thread {
 	size_t ring_bytes;
 	uint64_t local;			/* ns of delay executed or skipped (atomic) */
 	uint64_t block_global;		/* global count when it blocked */
+	uint64_t block_local;		/* and its own */
 	int64_t carry_ns;		/* oversleep, taken off the next pause */
 	uint64_t samples, lost;
 	uint64_t prev_cpu;		/* CPU time at the last sample */
@@ -151,6 +152,8 @@ extern struct wc_experiment_state wc_exp;
 void wc_on_line_sample(struct wc_thread *t, int line, uint64_t ns);
 /* Drain the samples, then pause for what t owes. Table 1, thread exit. */
 void wc_catch_up(struct wc_thread *t);
+/* The same from the thread's own samples only (before taking a lock). */
+void wc_pay_own(struct wc_thread *t);
 void wc_pre_block(struct wc_thread *t);
 void wc_post_block(struct wc_thread *t, int skip);
 uint64_t wc_delays_paused_ns(void);

@@ -53,7 +53,7 @@ WC_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 	if (t) {
 		static __typeof__(pthread_mutex_trylock) *try_;
 
-		wc_catch_up(t);
+		wc_pay_own(t);
 		if (!try_)
 			try_ = (__typeof__(pthread_mutex_trylock) *)dlsym(RTLD_NEXT,
 									 "pthread_mutex_trylock");
@@ -197,7 +197,7 @@ WC_EXPORT int pthread_timedjoin_np(pthread_t th, void **rv, const struct timespe
 		REAL(name);                                                         \
 		if (t) {                                                            \
 			static __typeof__(tryname) *try_;                           \
-			wc_catch_up(t);                                             \
+			wc_pay_own(t);                                              \
 			if (!try_)                                                  \
 				try_ = (__typeof__(tryname) *)dlsym(RTLD_NEXT, #tryname); \
 			rc = try_(l);                                               \
@@ -252,7 +252,7 @@ WC_EXPORT int sem_wait(sem_t *s)
 	if (t) {
 		static __typeof__(sem_trywait) *try_;
 
-		wc_catch_up(t);
+		wc_pay_own(t);
 		if (!try_)
 			try_ = (__typeof__(sem_trywait) *)dlsym(RTLD_NEXT, "sem_trywait");
 		rc = try_(s);
