@@ -76,7 +76,7 @@ sanitize:
 	$(MAKE) B=$(B)/asan CFLAGS="-O1 -g $(SAN)" unit
 
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
-FUZZ_SRC = src/profile/reader.c src/profile/escape.c src/report/merge.c src/report/metrics.c \
+FUZZ_SRC = src/profile/reader.c src/profile/escape.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)

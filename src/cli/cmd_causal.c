@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/oneline.h"
 #include "cli/commands.h"
 #include "cli/launch.h"
 #include "cli/outdir.h"
@@ -74,18 +75,13 @@ static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One line, even when it quotes paths holding newlines. */
 static int fail(const char *fmt, ...)
 {
-	char msg[2048];
 	va_list ap;
-	size_t i;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = cli_vfail(WHO, 2, fmt, ap);
 	va_end(ap);
-	for (i = 0; msg[i]; i++)
-		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-			msg[i] = '?';
-	fprintf(stderr, WHO ": %s\n", msg);
-	return 2;
+	return rc;
 }
 
 static int push(char ***arr, size_t *n, char *s)

@@ -4,6 +4,7 @@
  * Every failure is one line on stderr that starts with "witch report: ",
  * says what is wrong and what to do, and makes the exit status 1.
  */
+#include "cli/oneline.h"
 #include "cli/commands.h"
 #include "report/causal_analysis.h"
 #include "report/causal_profile.h"
@@ -36,18 +37,13 @@ static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Messages quote paths, which may hold newlines: keep them one line. */
 static int fail(const char *fmt, ...)
 {
-	char msg[2048];
 	va_list ap;
-	size_t i;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = cli_vfail("witch report", 1, fmt, ap);
 	va_end(ap);
-	for (i = 0; msg[i]; i++)
-		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-			msg[i] = '?';
-	fprintf(stderr, "witch report: %s\n", msg);
-	return 1;
+	return rc;
 }
 
 static void help(void)

@@ -1,3 +1,4 @@
+#include "report/grow.h"
 #include "report/causal_analysis.h"
 #include "report/map.h"
 
@@ -26,23 +27,6 @@ struct accs {
 	size_t n, cap;
 	struct wr_map map;
 };
-
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *a;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	a = realloc(*arr, ncap * size);
-	if (!a)
-		return -1;
-	*arr = a;
-	*cap = ncap;
-	return 0;
-}
 
 double wc_littles_latency(double in_flight, uint64_t arrivals, uint64_t duration_ns)
 {
@@ -104,7 +88,7 @@ static struct acc *bucket(struct accs *s, uint32_t line, uint32_t point, int lat
 
 	if (wr_map_get(&s->map, k1, k2, &idx))
 		return &s->a[idx];
-	if (grow((void **)&s->a, &s->cap, s->n + 1, sizeof(*s->a)) ||
+	if (wr_grow((void **)&s->a, &s->cap, s->n + 1, sizeof(*s->a)) ||
 	    wr_map_put(&s->map, k1, k2, (uint32_t)s->n))
 		return NULL;
 	memset(&s->a[s->n], 0, sizeof(*s->a));
@@ -296,7 +280,7 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 	c.thin = k < WC_MIN_SPEEDUPS;
 	a->nthin += (size_t)c.thin;
 	a->npooled += c.baseline == WC_BASE_POOLED;
-	if (grow((void **)&a->curves, &a->cap_curves, a->ncurves + 1, sizeof(*a->curves))) {
+	if (wr_grow((void **)&a->curves, &a->cap_curves, a->ncurves + 1, sizeof(*a->curves))) {
 		free(c.pts);
 		return -1;
 	}

@@ -13,6 +13,7 @@
  * code inside a function's DWARF ranges is charged (hand-written assembly
  * without DW_TAG_subprogram is not sped up).
  */
+#include "report/grow.h"
 #include "report/causal_lines.h"
 
 #include <dwarf.h>
@@ -46,23 +47,6 @@ struct pieces {
 	struct piece *p;
 	size_t n, cap;
 };
-
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *a;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	a = realloc(*arr, ncap * size);
-	if (!a)
-		return -1;
-	*arr = a;
-	*cap = ncap;
-	return 0;
-}
 
 int wc_system_path(const char *path)
 {
@@ -116,7 +100,7 @@ static int in_scope(struct wc_lines *t, uint32_t file)
 	size_t i, old = t->cap_file_scope;
 	int in = 0;
 
-	if (grow((void **)&t->file_scope, &t->cap_file_scope, (size_t)file + 1,
+	if (wr_grow((void **)&t->file_scope, &t->cap_file_scope, (size_t)file + 1,
 		 sizeof(*t->file_scope)))
 		return 0;
 	if (t->cap_file_scope > old)
@@ -172,7 +156,7 @@ static int add_pieces(struct wc_lines *t, struct pieces *ps, Dwarf_Die *die, int
 	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
 		if (end <= start)
 			continue;
-		if (grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p)))
+		if (wr_grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p)))
 			return -1;
 		pc.start = start + bias;
 		pc.end = end + bias;
@@ -230,7 +214,7 @@ static uint32_t line_id(struct wc_lines *t, uint32_t module, uint32_t file, uint
 	id = wc_intern(&t->locs, key);
 	if (id == UINT32_MAX || id < t->nlines)
 		return id;
-	if (grow((void **)&t->lines, &t->cap_lines, (size_t)id + 1, sizeof(*t->lines)))
+	if (wr_grow((void **)&t->lines, &t->cap_lines, (size_t)id + 1, sizeof(*t->lines)))
 		return UINT32_MAX;
 	t->lines[id].module = module;
 	t->lines[id].file = file;
@@ -246,7 +230,7 @@ static int add_range(struct wc_lines *t, struct wc_module *m, uint32_t module, u
 	uint32_t id = line_id(t, module, file, lineno, function);
 
 	if (id == UINT32_MAX ||
-	    grow((void **)&m->ranges, &m->cap_ranges, m->nranges + 1, sizeof(*m->ranges)))
+	    wr_grow((void **)&m->ranges, &m->cap_ranges, m->nranges + 1, sizeof(*m->ranges)))
 		return -1;
 	m->ranges[m->nranges].start = start;
 	m->ranges[m->nranges].end = end;
@@ -282,7 +266,7 @@ static int charge(struct wc_lines *t, uint32_t module, uint64_t start, uint64_t 
 
 static int add_row(struct wc_module *m, uint64_t addr, uint32_t file, uint32_t line)
 {
-	if (grow((void **)&m->rows, &m->cap_rows, m->nrows + 1, sizeof(*m->rows)))
+	if (wr_grow((void **)&m->rows, &m->cap_rows, m->nrows + 1, sizeof(*m->rows)))
 		return -1;
 	m->rows[m->nrows].addr = addr;
 	m->rows[m->nrows].file = file;
@@ -332,7 +316,7 @@ static int do_unit(struct wc_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t 
 		while (pi < ps.n && ps.p[pi].start <= a) {
 			while (nopen && open[nopen - 1]->end <= ps.p[pi].start)
 				nopen--;
-			if (grow((void **)&open, &cap_open, nopen + 1, sizeof(*open)))
+			if (wr_grow((void **)&open, &cap_open, nopen + 1, sizeof(*open)))
 				goto out;
 			open[nopen++] = &ps.p[pi++];
 		}

@@ -7,6 +7,7 @@
  * empty or unterminated line is an error naming the file and line.
  * Concatenated profiles are read as consecutive runs.
  */
+#include "report/grow.h"
 #include "report/causal_profile.h"
 
 #include <ctype.h>
@@ -45,23 +46,6 @@ struct ctx {
 	int in_exp;		/* an experiment was seen */
 	int ended;
 };
-
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *a;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	a = realloc(*arr, ncap * size);
-	if (!a)
-		return -1;
-	*arr = a;
-	*cap = ncap;
-	return 0;
-}
 
 static int bad(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -196,7 +180,7 @@ static int header(struct ctx *c, struct rec *r)
 	if (version != 1)
 		return bad(c, "causal profile version %llu; this witch reads version 1 (upgrade witch)",
 			   (unsigned long long)version);
-	if (grow((void **)&p->runs, &p->cap_runs, p->nruns + 1, sizeof(*p->runs)))
+	if (wr_grow((void **)&p->runs, &p->cap_runs, p->nruns + 1, sizeof(*p->runs)))
 		return bad(c, "out of memory");
 	run = &p->runs[p->nruns];
 	memset(run, 0, sizeof(*run));
@@ -240,7 +224,7 @@ static int experiment(struct ctx *c, struct rec *r)
 	    get_u64(c, r, "selected-samples", 1, &e.selected_samples) ||
 	    get_u64(c, r, "delays", 0, &e.delays) || get_u64(c, r, "delay-ns", 0, &e.delay_ns))
 		return -1;
-	if (grow((void **)&p->exps, &p->cap_exps, p->nexps + 1, sizeof(*p->exps)))
+	if (wr_grow((void **)&p->exps, &p->cap_exps, p->nexps + 1, sizeof(*p->exps)))
 		return bad(c, "out of memory");
 	e.obs = p->nobs;
 	p->exps[p->nexps++] = e;
@@ -270,7 +254,7 @@ static int observation(struct ctx *c, struct rec *r, int latency)
 		if (p->obs[i].point == o.point && p->obs[i].latency == latency)
 			return bad(c, "progress point %s twice in one experiment",
 				   p->names.strs[o.point]);
-	if (grow((void **)&p->obs, &p->cap_obs, p->nobs + 1, sizeof(*p->obs)))
+	if (wr_grow((void **)&p->obs, &p->cap_obs, p->nobs + 1, sizeof(*p->obs)))
 		return bad(c, "out of memory");
 	p->obs[p->nobs++] = o;
 	p->exps[p->nexps - 1].nobs++;
@@ -300,7 +284,7 @@ static int record(struct ctx *c, struct rec *r)
 
 		if (get_name(c, r, "name", &d.name) || get_name(c, r, "kind", &d.kind))
 			return -1;
-		if (grow((void **)&p->decls, &p->cap_decls, p->ndecls + 1, sizeof(*p->decls)))
+		if (wr_grow((void **)&p->decls, &p->cap_decls, p->ndecls + 1, sizeof(*p->decls)))
 			return bad(c, "out of memory");
 		p->decls[p->ndecls++] = d;
 		p->runs[c->run_idx].ndecl++;
@@ -317,7 +301,7 @@ static int record(struct ctx *c, struct rec *r)
 
 		if (get_name(c, r, "location", &s.line) || get_u64(c, r, "count", 1, &s.count))
 			return -1;
-		if (grow((void **)&p->samples, &p->cap_samples, p->nsamples + 1,
+		if (wr_grow((void **)&p->samples, &p->cap_samples, p->nsamples + 1,
 			 sizeof(*p->samples)))
 			return bad(c, "out of memory");
 		p->samples[p->nsamples++] = s;
@@ -472,7 +456,7 @@ void wc_read_functions(struct wc_profile *p, const char *text, size_t len)
 		if (loc >= p->cap_function) {
 			size_t old = p->cap_function;
 
-			if (grow((void **)&p->function, &p->cap_function, (size_t)loc + 1,
+			if (wr_grow((void **)&p->function, &p->cap_function, (size_t)loc + 1,
 				 sizeof(uint32_t)))
 				continue;
 			memset(p->function + old, 0xff, (p->cap_function - old) * sizeof(uint32_t));
@@ -621,7 +605,7 @@ static int load_dir(struct wc_profile *p, const char *dir, char *err, size_t err
 			p->ntmp++;
 		if (!wc_is_profile_name(de->d_name))
 			continue;
-		if (grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
+		if (wr_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
 		    asprintf(&path, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", de->d_name) < 0) {
 			ret = -1;
 			snprintf(err, errlen, "out of memory listing %s", dir);

@@ -2,6 +2,7 @@
  * merge.c - fold profiles into one report: identical calling contexts,
  * pairs, modules and stats from any thread or process become one.
  */
+#include "report/grow.h"
 #include "report/report.h"
 #include "profile/reader.h"
 
@@ -14,22 +15,6 @@
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *a;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	a = realloc(*arr, ncap * size);
-	if (!a)
-		return -1;
-	*arr = a;
-	*cap = ncap;
-	return 0;
 }
 
 static int error(char *err, size_t errlen, const char *fmt, ...)
@@ -50,7 +35,7 @@ struct wr_report *wr_report_new(void)
 
 	if (!r)
 		return NULL;
-	if (grow((void **)&r->ctxs, &r->cap_ctxs, 0, sizeof(*r->ctxs))) {
+	if (wr_grow((void **)&r->ctxs, &r->cap_ctxs, 1, sizeof(*r->ctxs))) {
 		free(r);
 		return NULL;
 	}
@@ -119,7 +104,7 @@ static int intern_module(struct wr_report *r, const struct wp_module *m,
 		}
 	}
 	if (r->nmods >= INT32_MAX ||
-	    grow((void **)&r->mods, &r->cap_mods, r->nmods, sizeof(*r->mods)))
+	    wr_grow((void **)&r->mods, &r->cap_mods, r->nmods + 1, sizeof(*r->mods)))
 		return -1;
 	nm = &r->mods[r->nmods];
 	nm->path = strdup(m->path);
@@ -143,7 +128,7 @@ static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
 	if (wr_map_get(&r->ctx_map, a, offset, out))
 		return 0;
 	if (r->nctxs >= WR_NONE ||
-	    grow((void **)&r->ctxs, &r->cap_ctxs, r->nctxs, sizeof(*r->ctxs)) ||
+	    wr_grow((void **)&r->ctxs, &r->cap_ctxs, r->nctxs + 1, sizeof(*r->ctxs)) ||
 	    wr_map_put(&r->ctx_map, a, offset, (uint32_t)r->nctxs))
 		return -1;
 	c = &r->ctxs[r->nctxs];
@@ -164,7 +149,7 @@ static int add_pair(struct wr_report *r, uint32_t watch, uint32_t trap,
 
 	if (!wr_map_get(&r->pair_map, a, 0, &idx)) {
 		if (r->npairs >= WR_NONE ||
-		    grow((void **)&r->pairs, &r->cap_pairs, r->npairs,
+		    wr_grow((void **)&r->pairs, &r->cap_pairs, r->npairs + 1,
 			 sizeof(*r->pairs)) ||
 		    wr_map_put(&r->pair_map, a, 0, (uint32_t)r->npairs))
 			return -1;
@@ -194,7 +179,7 @@ static int add_stat(struct wr_report *r, const struct wp_stat *s)
 			return 0;
 		}
 	}
-	if (grow((void **)&r->stats, &r->cap_stats, r->nstats,
+	if (wr_grow((void **)&r->stats, &r->cap_stats, r->nstats + 1,
 		 sizeof(*r->stats)))
 		return -1;
 	r->stats[r->nstats].name = strdup(s->name);
@@ -240,7 +225,7 @@ static int add_process(struct wr_report *r, const struct wp_profile *p)
 	struct wr_process *pr;
 	size_t i;
 
-	if (grow((void **)&r->procs, &r->cap_procs, r->nprocs,
+	if (wr_grow((void **)&r->procs, &r->cap_procs, r->nprocs + 1,
 		 sizeof(*r->procs)))
 		return -1;
 	pr = &r->procs[r->nprocs];

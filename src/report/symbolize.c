@@ -11,6 +11,7 @@
  * Strings in frames point into libdw's data and live as long as the Dwfl,
  * that is, as long as the symbolizer.
  */
+#include "report/grow.h"
 #include "report/symbolize.h"
 #include "report/report.h"
 
@@ -62,23 +63,6 @@ const char *wr_basename(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash && slash[1] ? slash + 1 : path;
-}
-
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *a;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	a = realloc(*arr, ncap * size);
-	if (!a)
-		return -1;
-	*arr = a;
-	*cap = ncap;
-	return 0;
 }
 
 struct wr_symbolizer *wr_sym_new(const struct wr_report *r, FILE *warn)
@@ -247,7 +231,7 @@ static struct wr_frame *new_frame(struct wr_symbolizer *s)
 {
 	struct wr_frame *f;
 
-	if (grow((void **)&s->pool, &s->cap_pool, s->npool + 1,
+	if (wr_grow((void **)&s->pool, &s->cap_pool, s->npool + 1,
 		 sizeof(*s->pool)))
 		return NULL;
 	f = &s->pool[s->npool++];
@@ -397,7 +381,7 @@ static int node_frames(struct wr_symbolizer *s, const struct wr_ctx *c,
 	if (s->npool == e->start && !new_frame(s))
 		return -1;
 	e->n = (uint32_t)(s->npool - e->start);
-	if (grow((void **)&s->entries, &s->cap_entries, s->nentries + 1,
+	if (wr_grow((void **)&s->entries, &s->cap_entries, s->nentries + 1,
 		 sizeof(*s->entries)) ||
 	    wr_map_put(&s->cache, (uint64_t)(c->module + 1), addr,
 		       (uint32_t)s->nentries))
@@ -419,7 +403,7 @@ long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
 		uint32_t i;
 
 		if (node_frames(s, c, leaf, &e) ||
-		    grow((void **)&s->out, &s->cap_out, n + e.n,
+		    wr_grow((void **)&s->out, &s->cap_out, n + e.n,
 			 sizeof(*s->out)))
 			return -1;
 		for (i = 0; i < e.n; i++) {

@@ -1,0 +1,16 @@
+#include <stdio.h>
+
+#include "cli/oneline.h"
+
+int cli_vfail(const char *who, int rc, const char *fmt, va_list ap)
+{
+	char msg[2048];
+	size_t i;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	for (i = 0; msg[i]; i++)
+		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+			msg[i] = '?';
+	fprintf(stderr, "%s: %s\n", who, msg);
+	return rc;
+}
