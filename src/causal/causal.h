@@ -66,10 +66,13 @@ struct wc_thread {
 	uint64_t block_local;		/* and its own */
 	int64_t carry_ns;		/* oversleep, taken off the next pause */
 	uint64_t samples, lost;
-	uint64_t prev_cpu;		/* CPU time at the last sample */
+	uint64_t prev_cpu, prev_time;	/* CPU time and clock at the last sample */
+	uint64_t preempted_at;		/* switched out while runnable, at */
 	uint64_t rng;
 };
 struct wc_thread *wc_self(void);
+/* Threads started and not ended nor blocked in an interposed call. */
+extern int wc_unblocked;
 struct wc_thread *wc_threads(void);
 /* Pending state for a thread being created: the creator's local count. */
 void wc_thread_begin(uint64_t inherited_local);
@@ -145,6 +148,7 @@ struct wc_experiment_state {
 	uint64_t g0;			/* global count at the start: older debts are void */
 	uint64_t selected_samples;	/* samples in the line during the experiment */
 	uint64_t delays;		/* of them, those that raised the global count */
+	uint64_t stolen_ns;		/* the program's one running thread waited for a core */
 };
 extern struct wc_experiment_state wc_exp;
 /* A sample of thread t landed in `line`; it stands for `ns` of the

@@ -87,6 +87,7 @@ static void begin(int line, int speedup, struct snapshot *s)
 	__atomic_store_n(&wc_exp.speedup, (uint64_t)speedup, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_exp.selected_samples, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_exp.delays, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&wc_exp.stolen_ns, 0, __ATOMIC_RELAXED);
 	take(s);
 	/* Debts from before are void (delay.c checks g0). */
 	__atomic_store_n(&wc_exp.g0, s->global, __ATOMIC_RELEASE);
@@ -198,22 +199,28 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 	}
 }
 
-/* `waited`: the global delay added during the experiment (ns). */
+/* `waited`: the global delay added during the experiment (ns). The
+ * duration also leaves out the time other programs held the cores while
+ * the program had one thread running (sampler.c, on_switch). */
 static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t wall,
 			   uint64_t waited)
 {
+	uint64_t stolen = __atomic_load_n(&wc_exp.stolen_ns, __ATOMIC_RELAXED);
+
 	wc_put(b, "experiment\tselected=");
 	wc_put_name(b, line >= 0 && wc_lines[line].loc ? wc_lines[line].loc : "?");
 	wc_put(b, "\tspeedup=");
 	wc_put_frac(b, (uint64_t)speedup, 100);
 	wc_put(b, "\tduration=");
-	wc_put_u64(b, wall > waited ? wall - waited : 0);
+	wc_put_u64(b, wall > waited + stolen ? wall - waited - stolen : 0);
 	wc_put(b, "\tselected-samples=");
 	wc_put_u64(b, __atomic_load_n(&wc_exp.selected_samples, __ATOMIC_RELAXED));
 	wc_put(b, "\tdelays=");
 	wc_put_u64(b, __atomic_load_n(&wc_exp.delays, __ATOMIC_RELAXED));
 	wc_put(b, "\tdelay-ns=");
 	wc_put_u64(b, waited);
+	wc_put(b, "\twaited-for-cpu-ns=");
+	wc_put_u64(b, stolen);
 	wc_put(b, "\n");
 }
 

@@ -33,12 +33,16 @@ static int open_clock(void)
 	a.size = sizeof(a);
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
 	a.sample_period = wc_cfg.period_ns;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
 	a.sample_stack_user = WC_STACK_BYTES;
 	a.wakeup_events = WC_WAKEUP;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.exclude_callchain_kernel = 1;
+	/* Context switches, with their time: preempted means runnable and
+	 * waiting for a core; a voluntary switch is a sleep. */
+	a.context_switch = 1;
+	a.sample_id_all = 1;
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
@@ -121,32 +125,36 @@ static void ring_copy(const char *data, uint64_t size, uint64_t off, void *dst, 
 	memcpy((char *)dst + first, data, n - first);
 }
 
-/* Record: header, ip, task-clock value, stack size, stack, dyn size. */
+/* Record: header, ip, time, task-clock value, stack size, stack, dyn size. */
 static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 {
 	const size_t h = sizeof(struct perf_event_header);
-	uint64_t ip, cpu, stack_size, dcpu;
+	uint64_t ip, time, cpu, stack_size, dcpu, weight;
 	int line;
 
-	if (len < h + 24)
+	if (len < h + 32)
 		return;
 	memcpy(&ip, rec + h, 8);
-	memcpy(&cpu, rec + h + 8, 8);
-	memcpy(&stack_size, rec + h + 16, 8);
+	memcpy(&time, rec + h + 8, 8);
+	memcpy(&cpu, rec + h + 16, 8);
+	memcpy(&stack_size, rec + h + 24, 8);
 	t->samples++;
-	/* The CPU time since the thread's previous sample: the period, exactly
-	 * (it is jittered). Not the wall time: when this thread waited for a
-	 * core because another of the program's threads had it, that thread
+	/* What the sample stands for: the CPU time since the thread's previous
+	 * sample (the jittered period, exactly). Not the wall time: when this
+	 * thread waited for a core because a sibling had it, the sibling
 	 * pausing hands it the core, and counting the wait too would take the
-	 * same time off twice. */
+	 * same time off twice. (Waits for other programs' threads are taken
+	 * out of the experiment's duration instead: on_switch.) */
 	dcpu = t->prev_cpu && cpu > t->prev_cpu ? cpu - t->prev_cpu : wc_cfg.period_ns;
 	if (dcpu > 2 * wc_cfg.period_ns)
 		dcpu = 2 * wc_cfg.period_ns;
+	weight = dcpu;
 	t->prev_cpu = cpu;
+	t->prev_time = time;
 	line = wc_line_of((uintptr_t)ip);
 	if (line < 0 && stack_size) {
 		uint64_t dyn, words[WC_STACK_BYTES / 8];
-		size_t off = h + 24;
+		size_t off = h + 32;
 
 		if (stack_size > WC_STACK_BYTES || off + stack_size + 8 > len)
 			return;
@@ -160,7 +168,27 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 		return;
 	__atomic_add_fetch(&wc_line_samples[line], 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_next_line, line, __ATOMIC_RELAXED);
-	wc_on_line_sample(t, line, dcpu);
+	wc_on_line_sample(t, line, weight);
+}
+
+/*
+ * A thread switched out while runnable (preempted) and back in: it waited
+ * for a core. While it is the program's one thread not blocked, the
+ * program as a whole waited for other programs: that time is not the
+ * program's, and the experiment's duration leaves it out (the rates of
+ * experiments then do not depend on what else the machine runs). With
+ * siblings running, one may have had the core: nothing is left out.
+ */
+static void on_switch(struct wc_thread *t, unsigned misc, uint64_t time)
+{
+	if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
+		t->preempted_at = (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? time : 0;
+	} else if (t->preempted_at) {
+		if (time > t->preempted_at && __atomic_load_n(&wc_unblocked, __ATOMIC_RELAXED) == 1 &&
+		    __atomic_load_n(&wc_exp.counting, __ATOMIC_RELAXED))
+			__atomic_add_fetch(&wc_exp.stolen_ns, time - t->preempted_at, __ATOMIC_RELAXED);
+		t->preempted_at = 0;
+	}
 }
 
 void wc_drain(struct wc_thread *t)
@@ -193,6 +221,11 @@ void wc_drain(struct wc_thread *t)
 		if (h.type == PERF_RECORD_SAMPLE && h.size <= sizeof(rec)) {
 			ring_copy(data, size, tail, rec, h.size);
 			on_sample(t, rec, h.size);
+		} else if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof(h) + 8) {
+			uint64_t time;	/* sample_id: the time, last */
+
+			ring_copy(data, size, tail + h.size - 8, &time, 8);
+			on_switch(t, h.misc, time);
 		} else if (h.type == PERF_RECORD_LOST) {
 			uint64_t lost[2];
 

@@ -27,6 +27,7 @@ int wc_signal;
 int wt_sig_sample, wt_sig_trap;
 
 static struct wc_thread *all_threads;
+int wc_unblocked;
 static struct wc_thread *free_threads;
 static int free_lock;
 static pid_t process_id;
@@ -122,12 +123,14 @@ void wc_thread_begin(uint64_t inherited_local)
 	t->busy = 0;
 	t->blocked = 0;
 	t->samples = t->lost = 0;
-	t->prev_cpu = 0;
+	t->prev_cpu = t->prev_time = 0;
+	t->preempted_at = 0;
 	/* Pauses are short: the default 50 us of timer slack would be most of one. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	self = t;
 	pthread_setspecific(thread_key, t);
 	__atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
 	wc_sampler_start(t);
 }
 
@@ -142,6 +145,7 @@ void wc_thread_end(void)
 		wc_catch_up(t);
 	t->busy = 1;
 	__atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
 	wc_sampler_stop(t);
 	self = NULL;	/* the state goes to the next thread created */
 	lock_free_list();
@@ -346,6 +350,7 @@ static void after_fork_child(void)
 	}
 	memset(&wc_exp, 0, sizeof(wc_exp));
 	wc_exp.line = -1;
+	wc_unblocked = 0;
 	memset(wc_line_samples, 0, sizeof(uint64_t) * (size_t)(wc_nlines ? wc_nlines : 1));
 	(void)local;
 	if (wc_profile_open() < 0) {
