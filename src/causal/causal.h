@@ -73,6 +73,9 @@ struct wc_thread {
 struct wc_thread *wc_self(void);
 /* Threads started and not ended nor blocked in an interposed call. */
 extern int wc_unblocked;
+/* The whole run's time the program's one running thread waited for a core
+ * (the experiments' share is wc_exp.stolen_ns). */
+extern uint64_t wc_stolen_total_ns;
 struct wc_thread *wc_threads(void);
 /* Pending state for a thread being created: the creator's local count. */
 void wc_thread_begin(uint64_t inherited_local);

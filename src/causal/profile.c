@@ -222,6 +222,7 @@ static void flush_fin(int force)
 /* The closing records; the lock is held. */
 static void put_end(int complete, int status)
 {
+	uint64_t wall, delays, stolen;
 	int i;
 
 	fin.len = 0;
@@ -237,8 +238,20 @@ static void put_end(int complete, int status)
 		wc_put(&fin, "\n");
 		flush_fin(0);
 	}
+	/* Eq. 6's T, in the experiments' units: durations leave out the
+	 * virtual delays and the time spent waiting for a core, so T does
+	 * too (else a loaded machine or many delays shrink every prediction). */
+	wall = wc_now() - start_ns;
+	delays = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	stolen = __atomic_load_n(&wc_stolen_total_ns, __ATOMIC_RELAXED);
 	wc_put(&fin, "runtime\ttime=");
-	wc_put_u64(&fin, wc_now() - start_ns);
+	wc_put_u64(&fin, wall > delays + stolen ? wall - delays - stolen : 0);
+	wc_put(&fin, "\twall=");
+	wc_put_u64(&fin, wall);
+	wc_put(&fin, "\tdelay-ns=");
+	wc_put_u64(&fin, delays);
+	wc_put(&fin, "\twaited-for-cpu-ns=");
+	wc_put_u64(&fin, stolen);
 	wc_put(&fin, "\nend\tstatus=");
 	if (status == -1000) {
 		wc_put(&fin, "exec");

@@ -179,14 +179,19 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
  * experiments then do not depend on what else the machine runs). With
  * siblings running, one may have had the core: nothing is left out.
  */
+uint64_t wc_stolen_total_ns;
+
 static void on_switch(struct wc_thread *t, unsigned misc, uint64_t time)
 {
 	if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
 		t->preempted_at = (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? time : 0;
 	} else if (t->preempted_at) {
-		if (time > t->preempted_at && __atomic_load_n(&wc_unblocked, __ATOMIC_RELAXED) == 1 &&
-		    __atomic_load_n(&wc_exp.counting, __ATOMIC_RELAXED))
-			__atomic_add_fetch(&wc_exp.stolen_ns, time - t->preempted_at, __ATOMIC_RELAXED);
+		if (time > t->preempted_at && __atomic_load_n(&wc_unblocked, __ATOMIC_RELAXED) == 1) {
+			__atomic_add_fetch(&wc_stolen_total_ns, time - t->preempted_at, __ATOMIC_RELAXED);
+			if (__atomic_load_n(&wc_exp.counting, __ATOMIC_RELAXED))
+				__atomic_add_fetch(&wc_exp.stolen_ns, time - t->preempted_at,
+						   __ATOMIC_RELAXED);
+		}
 		t->preempted_at = 0;
 	}
 }
