@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/perfcheck.h"
 #include "cli/oneline.h"
 #include "cli/commands.h"
 #include "cli/launch.h"
@@ -441,7 +442,7 @@ int cmd_causal(int argc, char **argv)
 	argv += optind;
 	rc = 2;
 	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
-	    target_preloadable(path, err, sizeof(err)) < 0) {
+	    target_preloadable(path, err, sizeof(err)) < 0 || perf_task_clock_ok(err, sizeof(err)) < 0) {
 		fail("%s", err);
 		goto out;
 	}

@@ -20,23 +20,9 @@ int perf_paranoid(void)
 	return v;
 }
 
-int perf_debug_registers(char *err, size_t errlen)
+/* Why perf_event_open failed with e, or 0 when e is no refusal. */
+static int explain_refusal(int e, char *err, size_t errlen)
 {
-	static long target[8];
-	int fds[8], n = 0, i, e = 0;
-
-	while (n < 8) {
-		fds[n] = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&target[n], 8, 0);
-		if (fds[n] < 0) {
-			e = errno;
-			break;
-		}
-		n++;
-	}
-	for (i = 0; i < n; i++)
-		close(fds[i]);
-	if (n > 0)
-		return n;
 	if (e == EACCES || e == EPERM) {
 		int p = perf_paranoid();
 
@@ -56,9 +42,44 @@ int perf_debug_registers(char *err, size_t errlen)
 		snprintf(err, errlen, "this kernel has no perf_event_open (CONFIG_PERF_EVENTS is off)");
 		return -1;
 	}
+	return 0;
+}
+
+int perf_debug_registers(char *err, size_t errlen)
+{
+	static long target[8];
+	int fds[8], n = 0, i, e = 0;
+
+	while (n < 8) {
+		fds[n] = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&target[n], 8, 0);
+		if (fds[n] < 0) {
+			e = errno;
+			break;
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	if (n > 0)
+		return n;
+	if (explain_refusal(e, err, errlen) < 0)
+		return -1;
 	snprintf(err, errlen,
 		 "no hardware debug registers available (perf breakpoint events fail: %s); "
 		 "witch record needs them (a debugger or another profiler may hold them all)",
 		 strerror(e));
 	return 0;
+}
+
+int perf_task_clock_ok(char *err, size_t errlen)
+{
+	int fd = wt_perf_task_clock(1000000), e = errno;
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (explain_refusal(e, err, errlen) == 0)
+		snprintf(err, errlen, "perf's task-clock event cannot be opened (%s)", strerror(e));
+	return -1;
 }

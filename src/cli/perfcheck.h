@@ -1,5 +1,5 @@
 /*
- * perfcheck.h - can this machine and user do what witch record needs?
+ * perfcheck.h - can this machine and user do what witch record and causal need?
  */
 #ifndef WITCH_PERFCHECK_H
 #define WITCH_PERFCHECK_H
@@ -12,5 +12,9 @@ int perf_paranoid(void);
 /* Number of hardware breakpoints this process can open (0..8); -1 with
  * a reason in err when perf_event_open itself is refused or missing. */
 int perf_debug_registers(char *err, size_t errlen);
+
+/* 0 when a perf task-clock event (witch causal's sampler) can be opened;
+ * -1 with the reason in err. */
+int perf_task_clock_ok(char *err, size_t errlen);
 
 #endif

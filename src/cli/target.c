@@ -87,8 +87,8 @@ static int elf_checks(const char *path, int fd, char *err, size_t errlen)
 			return 0;
 	}
 	snprintf(err, errlen,
-		 "%s is statically linked: witch record preloads libwitch.so, which needs a dynamically "
-		 "linked program; rebuild it without -static",
+		 "%s is statically linked: witch preloads its runtime (LD_PRELOAD), which needs a "
+		 "dynamically linked program; rebuild it without -static",
 		 path);
 	return -1;
 }

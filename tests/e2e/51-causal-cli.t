@@ -49,6 +49,11 @@ expect_error "speedup not a number" '--speedup=fast is not a speedup' "$WITCH" c
 expect_error "negative speedup" '--speedup=-5 is not a speedup' "$WITCH" causal --speedup=-5 -- ./prog
 expect_error "bad period" '--period=0 is not a period' "$WITCH" causal --period=0 -- ./prog
 expect_error "missing target" 'nothere: No such file or directory' "$WITCH" causal -- ./nothere
+expect_error "perf refused" 'perf_event_open was refused' \
+	"$PROGS/deny_perf" 13 "$WITCH" causal -o "$TMP/denied" -- ./prog
+: >"$TMP/plainfile"
+expect_error "unwritable output" 'cannot write to output directory .*plainfile' \
+	"$WITCH" causal -o "$TMP/plainfile" -- ./prog
 expect_error "no debug information" 'prog-nodebug has no debug information; rebuild it with -g' \
 	"$WITCH" causal -- ./prog-nodebug
 var=$(line_of prog.c '^volatile')
