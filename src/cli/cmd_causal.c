@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/number.h"
 #include "cli/perfcheck.h"
 #include "cli/oneline.h"
 #include "cli/commands.h"
@@ -96,15 +97,6 @@ static int push(char ***arr, size_t *n, char *s)
 	return 0;
 }
 
-static int parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return *s < '0' || *s > '9' || *end || errno || *out < min || *out > max ? -1 : 0;
-}
-
 static int parse(int argc, char **argv, struct causal_opts *o)
 {
 	static const struct option longopts[] = {
@@ -158,12 +150,12 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 			snprintf(pct, sizeof(pct), "%s", optarg);
 			if (*pct && pct[strlen(pct) - 1] == '%')
 				pct[strlen(pct) - 1] = '\0';
-			if (strlen(optarg) >= sizeof(pct) - 1 || parse_long(pct, 0, 100, &o->speedup))
+			if (strlen(optarg) >= sizeof(pct) - 1 || cli_long(pct, 0, 100, &o->speedup))
 				return fail("--speedup=%s is not a speedup; give a percentage from 0 to "
 					    "100, such as --speedup=25", optarg);
 			break;
 		case 'p':
-			if (parse_long(optarg, 10000, 10000000000L, &o->period))
+			if (cli_long(optarg, 10000, 10000000000L, &o->period))
 				return fail("--period=%s is not a period; give nanoseconds between "
 					    "samples, 10000 to 10000000000", optarg);
 			break;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/number.h"
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -58,11 +59,7 @@ int cmd_compare(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strncmp(a, "--top=", 6)) {
-			char *end;
-
-			errno = 0;
-			top = strtol(a + 6, &end, 10);
-			if (!a[6] || *end || errno || top < 1)
+			if (cli_long(a + 6, 1, 1000000, &top))
 				return fail("--top needs a positive whole number, not '%s'", a + 6);
 		} else if (!strcmp(a, "--full-contexts")) {
 			full = 1;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/number.h"
 #include "cli/commands.h"
 #include "cli/launch.h"
 #include "cli/outdir.h"
@@ -59,15 +60,6 @@ static int fail(const char *fmt, const char *a, const char *b)
 	return 2;
 }
 
-static int parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return !*s || *end || errno || *out < min || *out > max ? -1 : 0;
-}
-
 static int parse(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
@@ -99,20 +91,20 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			o->outdir = optarg;
 			break;
 		case 'r':
-			if (parse_long(optarg, 1, 100000, &v) < 0)
+			if (cli_long(optarg, 1, 100000, &v) < 0)
 				return fail("--rate=%s is not a rate; give samples per second, 1 to 100000",
 					    optarg, "");
 			o->rate = v;
 			break;
 		case 'p':
-			if (parse_long(optarg, 10000, 10000000000L, &v) < 0)
+			if (cli_long(optarg, 10000, 10000000000L, &v) < 0)
 				return fail("--period=%s is not a period; give CPU nanoseconds per sample, "
 					    "10000 to 10000000000", optarg, "");
 			o->period = v;
 			break;
 		case 'n':
 			/* One register is the probe's, at least one must watch. */
-			if (parse_long(optarg, 2, 4, &v) < 0)
+			if (cli_long(optarg, 2, 4, &v) < 0)
 				return fail("--registers=%s: give 2 to 4 debug registers (one leads samples "
 					    "to their access, the others watch)", optarg, "");
 			o->registers = (int)v;
