@@ -5,6 +5,7 @@
  * are read one at a time and merged at once, so memory holds the merged
  * result and one profile, not every profile.
  */
+#include "report/causal_profile.h"
 #include "report/report.h"
 #include "profile/reader.h"
 
@@ -149,6 +150,10 @@ static int load_dir(struct wr_report *r, struct wr_map *seen, const char *dir,
 			 "%zu unfinished .witch.tmp file%s: witch record was "
 			 "killed while writing; re-run it", shown, ntmp,
 			 ntmp == 1 ? "" : "s");
+		ret = -1;
+	} else if (n == 0 && wc_path_is_causal(dir)) {
+		snprintf(err, errlen, "%s holds witch causal profiles, not witch record or "
+			 "witch spy ones; show them with `witch report %s`", shown, shown);
 		ret = -1;
 	} else if (n == 0) {
 		snprintf(err, errlen, "no witch profiles in %s (did witch "
