@@ -198,18 +198,20 @@ static void on_switch(struct wc_thread *t, unsigned misc, uint64_t time)
 
 void wc_drain(struct wc_thread *t)
 {
-	struct perf_event_mmap_page *m = t->ring;
+	struct perf_event_mmap_page *m;
 	const char *data;
 	uint64_t head, tail, size;
 	char rec[sizeof(struct perf_event_header) + 48 + WC_STACK_BYTES];
 
-	if (!m || __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE) == m->data_tail)
+	if (!__atomic_load_n(&t->ring, __ATOMIC_ACQUIRE))
 		return;
-	/* The holder finishes in microseconds unless it was preempted. */
+	/* The ring is read under the lock only: the thread may be ending and
+	 * unmapping it (wc_sampler_stop). The holder finishes in microseconds
+	 * unless it was preempted. */
 	if (!ring_trylock(t, 64))
 		return;
 	m = t->ring;
-	if (!m) {
+	if (!m || __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE) == m->data_tail) {
 		ring_unlock(t);
 		return;
 	}
