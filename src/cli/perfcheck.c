@@ -45,6 +45,28 @@ static int explain_refusal(int e, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Does a watchpoint that opens also fire? A VM restored from a snapshot
+ * (Firecracker here) was seen to accept breakpoint events and never
+ * trigger them: record would run and write profiles without one watch.
+ * 1 if it fires, 0 if not, -1 if it cannot be opened.
+ */
+static int breakpoint_fires(void)
+{
+	static volatile long probe;
+	long count = 0;
+	int fd = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&probe, 8, 1), i;
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < 4; i++)
+		probe = i;
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	close(fd);
+	return count > 0;
+}
+
 int perf_debug_registers(char *err, size_t errlen)
 {
 	static long target[8];
@@ -60,6 +82,13 @@ int perf_debug_registers(char *err, size_t errlen)
 	}
 	for (i = 0; i < n; i++)
 		close(fds[i]);
+	if (n > 0 && breakpoint_fires() == 0) {
+		snprintf(err, errlen,
+			 "hardware breakpoints open but never fire on this machine (the hypervisor "
+			 "does not deliver debug traps; seen on a VM resumed from a snapshot): "
+			 "witch record cannot watch here; restart the VM or use `witch spy`");
+		return 0;
+	}
 	if (n > 0)
 		return n;
 	if (explain_refusal(e, err, errlen) < 0)

@@ -9,8 +9,9 @@
 /* perf_event_paranoid as an integer, or -99 when unreadable. */
 int perf_paranoid(void);
 
-/* Number of hardware breakpoints this process can open (0..8); -1 with
- * a reason in err when perf_event_open itself is refused or missing. */
+/* Number of hardware breakpoints this process can open (0..8); 0 with a
+ * reason in err also when they open but a test watchpoint never fires;
+ * -1 with a reason when perf_event_open itself is refused or missing. */
 int perf_debug_registers(char *err, size_t errlen);
 
 /* 0 when a perf task-clock event (witch causal's sampler) can be opened;
