@@ -146,26 +146,28 @@ done
 within "$(json "$TMP/f.json" '.lines[0].phase_correction')" 0.7 1 "phase correction of an always-running line"
 
 # COZ Figure 1: however much a() is sped up, the program gains at most what
-# removing a() entirely gains (~4.8 % on two idle cores; measured here, the
-# other core may be busy).
+# it could gain in this run (causal_fig1's CAUSAL_FIG1_TRUTH): ~4.8 % on two
+# idle cores of equal speed; up to 50 % where a() shares its core with
+# another program or runs on a slower virtual CPU, which this VM's host
+# makes happen for seconds at a time. The truth of a separate native run
+# is not that of the profiled one. a() and b() are pinned to a core each
+# (two cores: the issue's machine): the test is about the delays, not
+# about where the scheduler happens to start a thread.
 table causal_fig1
 ida=$(line_id causal_fig1 "fig1: line a")
-t100= t1=
-for r in 1 2 3; do
-	t100="$t100 $(wall "$PROGS/causal_fig1" 150 100)"
-	t1="$t1 $(wall "$PROGS/causal_fig1" 150 1)"
-done
-true_max=$(echo "100 * (1 - $(median3 $t1) / $(median3 $t100))" | bc -l | xargs printf '%.1f')
-diag "Figure 1: removing a() really gains $true_max%"
-causal "$TMP/fig1" causal_fig1 WITCH_CAUSAL_FIXED_LINE="$ida" WITCH_CAUSAL_SPEEDUPS=0,25,50,100 -- "$PROGS/causal_fig1" 600 >/dev/null
+pin="100 5 pin"
+[ "$(nproc)" -ge 2 ] || pin=
+# shellcheck disable=SC2086
+causal "$TMP/fig1" causal_fig1 CAUSAL_FIG1_TRUTH="$TMP/fig1.truth" WITCH_CAUSAL_FIXED_LINE="$ida" WITCH_CAUSAL_SPEEDUPS=0,50,100 -- "$PROGS/causal_fig1" 1000 $pin >/dev/null
 "$PREDICT" "$TMP"/fig1/causal.* | while read -r s p n; do diag "Figure 1: a() +$s% -> program +$p% ($n experiments)"; done
-bound=$(echo "if ($true_max + 5 > 10) $true_max + 5 else 10" | bc -l)
-# The bound that matters is the upper one (coz predicted +20..47 %). Below,
-# a busy other core makes single experiments noisy (-27 % and -40 % were
-# seen in 28 runs): only a prediction of the program running twice as long
-# counts as broken.
-for s in 25 50 100; do
-	within "$(predicted "$s" "$TMP"/fig1/causal.*)" -100 "$bound" "Figure 1: a() +$s% predicts at most what removing a() gives (+5)"
+# The bound that matters is the upper one (coz predicted +20..47 % where
+# the truth was 6 %). Below, a busy other core makes single experiments
+# noisy: only a prediction of the program running twice as long counts as
+# broken.
+for s in 50 100; do
+	truth=$(awk -v s="$s" '$1 == s { print $2 }' "$TMP/fig1.truth")
+	bound=$(echo "if ($truth + 5 > 10) $truth + 5 else 10" | bc -l)
+	within "$(predicted "$s" "$TMP"/fig1/causal.*)" -100 "$bound" "Figure 1: a() +$s% predicts at most what it could gain in this run, +$truth% (+5, at least 10)"
 done
 
 # A pipeline whose hot line is really made 20 % faster: on two free cores
