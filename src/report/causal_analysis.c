@@ -20,6 +20,8 @@ struct acc {
 	uint64_t duration, experiments;
 	uint64_t delta, arrivals, departures;
 	double in_flight_ns;	/* sum of difference * duration */
+	double expected_ns;	/* throughput: sum of delta * local baseline period */
+	int no_local;		/* an experiment had no baseline near it */
 };
 
 struct accs {
@@ -254,6 +256,9 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 			continue;
 		c.pts[k].line_speedup = b[i].speedup / 1000.0;
 		c.pts[k].program_speedup = (base - m) / base * c.correction;
+		if (b[i].speedup && !b[i].latency && !b[i].no_local && b[i].expected_ns > 0)
+			c.pts[k].program_speedup = (b[i].expected_ns - (double)b[i].duration) /
+						   b[i].expected_ns * c.correction;
 		c.pts[k].experiments = b[i].experiments;
 		c.pts[k].duration = b[i].duration;
 		x[k] = c.pts[k].line_speedup;
@@ -286,6 +291,56 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 	}
 	a->curves[a->ncurves++] = c;
 	return 0;
+}
+
+/* Visits of `point` in experiment e, -1 if it has no such observation. */
+static int64_t visits(const struct wc_profile *p, const struct wc_exp *e, uint32_t point,
+		      uint64_t *duration)
+{
+	size_t j;
+
+	for (j = e->obs; j < e->obs + e->nobs; j++)
+		if (p->obs[j].point == point && !p->obs[j].latency) {
+			*duration = e->duration;
+			return (int64_t)p->obs[j].delta;
+		}
+	return -1;
+}
+
+/*
+ * The period of `point` (ns per visit) without any speedup, around the
+ * time of experiment i: from the WC_LOCAL_BASELINES nearest 0 % experiments
+ * of the same run before it and as many after, whatever their line. The
+ * machine's speed drifts (on a VM one core may run a third slower for
+ * seconds); against baselines pooled over the whole run that drift is
+ * noise in every point, against the neighbours mostly not. -1 if none.
+ */
+static double local_period(const struct wc_profile *p, size_t i, uint32_t point)
+{
+	uint64_t dur = 0, vis = 0, d;
+	size_t k;
+	int dir, found;
+
+	for (dir = -1; dir <= 1; dir += 2) {
+		found = 0;
+		for (k = i; found < WC_LOCAL_BASELINES;) {
+			const struct wc_exp *e;
+			int64_t v;
+
+			if ((dir < 0 && k == 0) || (dir > 0 && k + 1 >= p->nexps))
+				break;
+			k = dir < 0 ? k - 1 : k + 1;
+			e = &p->exps[k];
+			if (e->run != p->exps[i].run)
+				break;
+			if (e->speedup || (v = visits(p, e, point, &d)) < 0)
+				continue;
+			dur += d;
+			vis += (uint64_t)v;
+			found++;
+		}
+	}
+	return vis ? (double)dur / (double)vis : -1;
 }
 
 int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
@@ -326,6 +381,14 @@ int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
 			if (!b)
 				goto out;
 			add_obs(b, e, &p->obs[j]);
+			if (e->speedup && !p->obs[j].latency) {
+				double lp = local_period(p, i, p->obs[j].point);
+
+				if (lp > 0)
+					b->expected_ns += (double)p->obs[j].delta * lp;
+				else
+					b->no_local = 1;
+			}
 			a->end_to_end |= end_to_end_point(p, p->obs[j].point);
 		}
 	}

@@ -13,6 +13,13 @@
  * ("line" baseline) or, when the line has none, from all 0 % experiments
  * of that progress point ("pooled" baseline). Positive means faster.
  *
+ * For throughput points m0 is local in time where it can be: each sped-up
+ * experiment's visits are priced at the period of the nearest 0 %
+ * experiments of its run (any line), and the point is (E - D) / E with E
+ * the visits so priced and D the effective duration, summed per speedup.
+ * The machine's speed drifts during a run (on a VM, a core a third slower
+ * for seconds); a baseline from the whole run turns that drift into noise.
+ *
  * Each program speedup is then corrected for phases (COZ Eq. 6): times
  * t_obs / s_obs * s / T, where t_obs and s_obs are the effective duration
  * of and samples in the selected line during all of that line's
@@ -34,6 +41,9 @@
 #include "report/causal_profile.h"
 
 #define WC_MIN_SPEEDUPS 5
+/* Throughput points: each sped-up experiment is held against the period of
+ * this many 0 % experiments before it and as many after (local_period). */
+#define WC_LOCAL_BASELINES 3
 
 struct wc_cpoint {
 	double line_speedup;	/* 0..1 */

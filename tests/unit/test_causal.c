@@ -1,6 +1,6 @@
 /*
  * test_causal.c - the causal report's reader and arithmetic on synthetic
- * profiles whose answers are known: baselines (own and pooled), throughput
+ * profiles whose answers are known: baselines (own, pooled, local in time), throughput
  * periods, Little's law, COZ Eq. 6, least squares, ranking, coz output.
  */
 #include "tap.h"
@@ -157,6 +157,42 @@ static void test_throughput(void)
 }
 
 /*
+ * The machine slows down to half speed during the run: four 0 %
+ * experiments at a period of 1e6 ns, then three at 2e6, the 50 % one at
+ * 1.6e6 (20 % faster than its time's 2e6), three more at 2e6. Priced at
+ * its neighbours' period the 50 % point is +0.2; against the whole run's
+ * baseline (1.43e6) it would be -0.12.
+ */
+static void test_drift(void)
+{
+	struct wc_profile p;
+	struct wc_analysis a;
+	const struct wc_cpoint *pt;
+	char err[512];
+	int i;
+
+	len = 0;
+	header(1);
+	put("progress\tname=app.c:99\tkind=throughput\n");
+	for (i = 0; i < 4; i++)
+		exp_tp("a.c:1", 0, 100000000, 100, 100);
+	for (i = 0; i < 3; i++)
+		exp_tp("a.c:1", 0, 100000000, 100, 50);
+	exp_tp("a.c:1", 0.5, 80000000, 100, 50);
+	for (i = 0; i < 3; i++)
+		exp_tp("a.c:1", 0, 100000000, 100, 50);
+	put("end\tstatus=exit:0\tcomplete=1\n");
+	tap_ok(load(&p, err, sizeof(err)) == 0 && wc_analyze(&p, &a) == 0, "a drifting run analyzes (%s)",
+	       err);
+	pt = at(curve(&p, &a, "a.c:1"), 0.5);
+	tap_ok(pt && NEAR(pt->program_speedup, 0.2, 1e-9),
+	       "the 50%% experiment is priced at its neighbours' period: +0.2 (%g)",
+	       pt ? pt->program_speedup : -1);
+	wc_analysis_free(&a);
+	wc_profile_free(&p);
+}
+
+/*
  * Latency: arrivals 100 per 1e8 ns (lambda = 1e-6 /ns); in flight 4 at
  * 0 %, 2 at 50 %: W0 = 4e6 ns, W = 2e6 ns, program speedup 0.5. Two runs
  * merged: the 0 % experiments come from both, L averaged by duration.
@@ -306,6 +342,7 @@ int main(void)
 {
 	test_math();
 	test_throughput();
+	test_drift();
 	test_latency();
 	test_status_and_coz();
 	test_reader();
