@@ -438,14 +438,14 @@ int cmd_causal(int argc, char **argv)
 		fail("%s", err);
 		goto out;
 	}
-	/* --progress lines count visits with execute breakpoints. */
-	if (o.nprogress && perf_debug_registers(err, sizeof(err)) <= 0) {
-		fail("--progress needs hardware breakpoints: %s", err);
-		goto out;
-	}
 	rc = build_lines(&o, path, &t, &fixed_line);
 	if (rc)
 		goto out;
+	/* --progress lines count visits with execute breakpoints. */
+	if (o.nprogress && perf_debug_registers(err, sizeof(err)) <= 0) {
+		rc = fail("--progress needs hardware breakpoints: %s", err);
+		goto out;
+	}
 	rc = 2;
 	if (witch_libdir(lib, sizeof(lib)) < 0 ||
 	    (size_t)snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), "/" LIB) >=
