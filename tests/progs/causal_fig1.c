@@ -8,8 +8,9 @@
  *   causal_fig1 [ROUNDS [A_PERCENT [ROUND_MS [pin]]]]
  *     A_PERCENT: a()'s work in % (100: as in the figure; 50: a() halved)
  *     ROUND_MS: b()'s CPU time (default 5 ms)
- *     pin: a() on CPU 0, b() on CPU 1 (a new thread starts on its
- *       creator's CPU; on a busy machine short threads may stay there)
+ *     pin: a() on the first CPU this process may use, b() on the second
+ *       (a new thread starts on its creator's CPU; on a busy machine
+ *       short threads may stay there); fails with fewer than two
  *
  * The ~4.8 % holds only where a() and b() each have a core that runs as
  * fast as the other. Here they often do not: one virtual CPU may run a
@@ -112,11 +113,24 @@ int main(int argc, char **argv)
 	pthread_attr_init(&attr_a);
 	pthread_attr_init(&attr_b);
 	if (pin) {
+		int cpu[2], n = 0, c;
+
+		if (sched_getaffinity(0, sizeof(cpus), &cpus)) {
+			perror("causal_fig1: sched_getaffinity");
+			return 1;
+		}
+		for (c = 0; c < CPU_SETSIZE && n < 2; c++)
+			if (CPU_ISSET(c, &cpus))
+				cpu[n++] = c;
+		if (n < 2) {
+			fprintf(stderr, "causal_fig1: pin needs two CPUs, this process may use %d\n", n);
+			return 1;
+		}
 		CPU_ZERO(&cpus);
-		CPU_SET(0, &cpus);
+		CPU_SET(cpu[0], &cpus);
 		pthread_attr_setaffinity_np(&attr_a, sizeof(cpus), &cpus);
 		CPU_ZERO(&cpus);
-		CPU_SET(1, &cpus);
+		CPU_SET(cpu[1], &cpus);
 		pthread_attr_setaffinity_np(&attr_b, sizeof(cpus), &cpus);
 	}
 
@@ -131,8 +145,10 @@ int main(int argc, char **argv)
 	for (round_no = 0; round_no < rounds; round_no++) {
 		pthread_t ta, tb;
 
-		pthread_create(&ta, &attr_a, a, NULL);
-		pthread_create(&tb, &attr_b, b, NULL);
+		if (pthread_create(&ta, &attr_a, a, NULL) || pthread_create(&tb, &attr_b, b, NULL)) {
+			fprintf(stderr, "causal_fig1: pthread_create failed\n");
+			return 1;
+		}
 		pthread_join(ta, NULL);
 		pthread_join(tb, NULL);
 		COZ_PROGRESS;
