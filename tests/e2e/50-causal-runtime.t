@@ -171,10 +171,13 @@ for s in 50 100; do
 done
 
 # A pipeline whose hot line is really made 20 % faster: on two free cores
-# the producer (2 ms an item) is the bottleneck and the program gains 20 %;
-# when the machine leaves the two threads about one core, the item's 3.5 ms
-# of CPU time shrink by 0.4 and it gains 11 %. The prediction must lie in
-# that range, give or take 6 points; the gain measured now is printed.
+# of equal speed the producer (2 ms an item) is the bottleneck and the
+# program gains 20 %; with the consumer on a core a third slower it gains
+# nothing; sharing one core the two threads gain 11 %. causal_real says
+# what this very run could gain under each model (CAUSAL_REAL_TRUTH); the
+# prediction must lie between them, give or take 6 points. A separate
+# native run is printed for reference only: its cores need not be the
+# profiled run's.
 table causal_real
 idr=$(line_id causal_real "real: hot line")
 t0= t20=
@@ -183,8 +186,10 @@ for r in 1 2 3; do
 	t20="$t20 $(wall "$PROGS/causal_real" 20 250)"
 done
 true20=$(echo "100 * (1 - $(median3 $t20) / $(median3 $t0))" | bc -l | xargs printf '%.1f')
-causal "$TMP/real" causal_real WITCH_CAUSAL_FIXED_LINE="$idr" WITCH_CAUSAL_SPEEDUPS=0,20 -- "$PROGS/causal_real" 0 1200 >/dev/null
+causal "$TMP/real" causal_real CAUSAL_REAL_TRUTH="$TMP/real.truth" WITCH_CAUSAL_FIXED_LINE="$idr" WITCH_CAUSAL_SPEEDUPS=0,20 -- "$PROGS/causal_real" 0 1200 >/dev/null
 p20=$(predicted 20 "$TMP"/real/causal.*)
-diag "pipeline: hot line 20% faster really gains $true20% now, predicted $p20%"
-within "$p20" 5 26 "pipeline: hot line +20% predicts +11..20% (give or take 6)"
+# shellcheck disable=SC2046
+set -- $(awk '$1 == 20 { print ($2 < $3 ? $2 : $3), ($2 < $3 ? $3 : $2) }' "$TMP/real.truth")
+diag "pipeline: hot line 20% faster: this run could gain $1..$2%, a native run gains $true20% now, predicted $p20%"
+within "$p20" "$(echo "$1 - 6" | bc)" "$(echo "$2 + 6" | bc)" "pipeline: hot line +20% predicts what this run could gain (give or take 6)"
 done_testing
