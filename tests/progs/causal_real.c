@@ -14,11 +14,14 @@
  * the hot line gains nothing); sharing one core, the two stages add up.
  * With CAUSAL_REAL_TRUTH=FILE the program appends what speeding up the hot
  * line by s could gain in this very run, from H, the wall time of all hot
- * line calls, and C, the CPU time of all cold line calls (under witch the
+ * line calls, and C, the CPU time of all cold line calls plus the time the
+ * consumer waited for a core (/proc/thread-self/schedstat; under witch the
  * consumer's wall time holds the pauses of the virtual speedup): for s = 0,
- * 5, ..., 100 a line "s parallel shared" with parallel = 100 * (1 -
- * max((1 - s) H, C) / max(H, C)) (two cores) and shared = 100 * s H /
- * (H + C) (one core between them).
+ * 5, ..., 100 a line "s parallel shared waits" with parallel = 100 * (1 -
+ * max((1 - s) H, C) / max(H, C)) (two cores), shared = 100 * s H / (H + C)
+ * (one core between them) and waits = 100 * (H / the hot line's CPU time
+ * - 1), how much longer the hot line took than it ran: the share of a core
+ * it waited for.
  */
 #include <coz.h>
 #include <pthread.h>
@@ -30,7 +33,8 @@
 #define QCAP 4
 
 static long hot_iters, cold_iters, items;
-static double hot_wall_ns, cold_cpu_ns;	/* CAUSAL_REAL_TRUTH */
+static double hot_wall_ns, hot_cpu_ns, cold_cpu_ns;	/* CAUSAL_REAL_TRUTH */
+static double consumer_waited_ns;
 static long queue[QCAP], qhead, qlen;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t not_empty = PTHREAD_COND_INITIALIZER, not_full = PTHREAD_COND_INITIALIZER;
@@ -53,10 +57,10 @@ static double wall_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* Appends "s parallel shared" lines to PATH: see the comment at the top. */
+/* Appends "s parallel shared waits" lines to PATH: see the comment at the top. */
 static void write_truth(const char *path)
 {
-	double h = hot_wall_ns, c = cold_cpu_ns, m = h > c ? h : c;
+	double h = hot_wall_ns, c = cold_cpu_ns + consumer_waited_ns, m = h > c ? h : c;
 	FILE *f = fopen(path, "a");
 	int s;
 
@@ -67,10 +71,25 @@ static void write_truth(const char *path)
 	for (s = 0; s <= 100; s += 5) {
 		double sh = (1 - s / 100.0) * h;
 
-		fprintf(f, "%d %.1f %.1f\n", s, m > 0 ? 100 * (1 - (sh > c ? sh : c) / m) : 0.0,
-			h + c > 0 ? s * h / (h + c) : 0.0);
+		fprintf(f, "%d %.1f %.1f %.1f\n", s, m > 0 ? 100 * (1 - (sh > c ? sh : c) / m) : 0.0,
+			h + c > 0 ? s * h / (h + c) : 0.0,
+			hot_cpu_ns > 0 ? 100 * (h / hot_cpu_ns - 1) : 0.0);
 	}
 	fclose(f);
+}
+
+/* ns this thread has waited on a run queue, 0 if unknown */
+static double waited_for_core_ns(void)
+{
+	unsigned long long run, wait;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	return n == 2 ? (double)wait : 0;
 }
 
 static void *producer(void *arg)
@@ -79,10 +98,11 @@ static void *producer(void *arg)
 
 	(void)arg;
 	for (i = 0; i < items; i++) {
-		double t0 = wall_ns();
+		double t0 = wall_ns(), c0 = calib_cpu_ns();
 
 		hot(hot_iters);
 		hot_wall_ns += wall_ns() - t0;
+		hot_cpu_ns += calib_cpu_ns() - c0;
 		pthread_mutex_lock(&lock);
 		while (qlen == QCAP)
 			pthread_cond_wait(&not_full, &lock);
@@ -113,6 +133,7 @@ static void *consumer(void *arg)
 		cold_cpu_ns += calib_cpu_ns() - t0;
 		COZ_PROGRESS;
 	}
+	consumer_waited_ns = waited_for_core_ns();
 	return (void *)sum;
 }
 
