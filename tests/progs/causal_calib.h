@@ -14,6 +14,15 @@ static double calib_cpu_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* CLOCK_MONOTONIC in ns: the wall time a thread took, waits included. */
+static inline double calib_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 /* Best of 7 runs of fn(n), in ns per iteration. */
 static double calib_ns_per_iter(void (*fn)(long), long n)
 {

@@ -48,21 +48,13 @@ __attribute__((noinline)) static void b_loop(long n)
 	for (volatile long y = 0; y < n; y++) {}	/* fig1: line b */
 }
 
-static double wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static void *a(void *arg)
 {
-	double t0 = wall_ns();
+	double t0 = calib_wall_ns();
 
 	(void)arg;
 	a_loop(a_iters);
-	a_ns[round_no] = wall_ns() - t0;
+	a_ns[round_no] = calib_wall_ns() - t0;
 	return NULL;
 }
 

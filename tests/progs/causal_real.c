@@ -49,14 +49,6 @@ __attribute__((noinline)) static void cold(long n)
 	for (volatile long y = 0; y < n; y++) {}	/* real: cold line */
 }
 
-static double wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 /* Appends "s parallel shared waits" lines to PATH: see the comment at the top. */
 static void write_truth(const char *path)
 {
@@ -98,10 +90,10 @@ static void *producer(void *arg)
 
 	(void)arg;
 	for (i = 0; i < items; i++) {
-		double t0 = wall_ns(), c0 = calib_cpu_ns();
+		double t0 = calib_wall_ns(), c0 = calib_cpu_ns();
 
 		hot(hot_iters);
-		hot_wall_ns += wall_ns() - t0;
+		hot_wall_ns += calib_wall_ns() - t0;
 		hot_cpu_ns += calib_cpu_ns() - c0;
 		pthread_mutex_lock(&lock);
 		while (qlen == QCAP)
