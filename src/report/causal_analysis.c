@@ -230,6 +230,11 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 		a->nnobase++;
 		return 0;
 	}
+	/* Local pricing for all sped-up points or none: one curve, one yardstick. */
+	c.local = !c.latency;
+	for (i = 0; i < n; i++)
+		if (b[i].speedup && (b[i].no_local || !(b[i].expected_ns > 0)))
+			c.local = 0;
 	c.correction = 1;
 	if (!end_to_end_point(p, c.point)) {
 		double f = wc_phase_factor(ph->t_obs, ph->s_obs, ph->s, total_T);
@@ -255,10 +260,11 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 		if (!(m > 0))
 			continue;
 		c.pts[k].line_speedup = b[i].speedup / 1000.0;
-		c.pts[k].program_speedup = (base - m) / base * c.correction;
-		if (b[i].speedup && !b[i].latency && !b[i].no_local && b[i].expected_ns > 0)
-			c.pts[k].program_speedup = (b[i].expected_ns - (double)b[i].duration) /
-						   b[i].expected_ns * c.correction;
+		c.pts[k].program_speedup =
+			(c.local && b[i].speedup
+				 ? (b[i].expected_ns - (double)b[i].duration) / b[i].expected_ns
+				 : (base - m) / base) *
+			c.correction;
 		c.pts[k].experiments = b[i].experiments;
 		c.pts[k].duration = b[i].duration;
 		x[k] = c.pts[k].line_speedup;
@@ -293,18 +299,37 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 	return 0;
 }
 
-/* Visits of `point` in experiment e, -1 if it has no such observation. */
-static int64_t visits(const struct wc_profile *p, const struct wc_exp *e, uint32_t point,
-		      uint64_t *duration)
+/* Visits of throughput `point` in experiment e, -1 if it was not observed. */
+static int64_t visits(const struct wc_profile *p, const struct wc_exp *e, uint32_t point)
 {
 	size_t j;
 
 	for (j = e->obs; j < e->obs + e->nobs; j++)
-		if (p->obs[j].point == point && !p->obs[j].latency) {
-			*duration = e->duration;
+		if (p->obs[j].point == point && !p->obs[j].latency)
 			return (int64_t)p->obs[j].delta;
-		}
 	return -1;
+}
+
+/* From experiment i, walking by `step` (+1 or -1) within its run, add the
+ * durations and visits of up to WC_LOCAL_BASELINES 0 % experiments. */
+static void add_neighbours(const struct wc_profile *p, size_t i, int step, uint32_t point,
+			   uint64_t *dur, uint64_t *vis)
+{
+	size_t k = i;
+	int found = 0;
+
+	while (found < WC_LOCAL_BASELINES && (step < 0 ? k > 0 : k + 1 < p->nexps)) {
+		const struct wc_exp *e = &p->exps[k = k + step];
+		int64_t v;
+
+		if (e->run != p->exps[i].run)
+			break;
+		if (e->speedup || (v = visits(p, e, point)) < 0)
+			continue;
+		*dur += e->duration;
+		*vis += (uint64_t)v;
+		found++;
+	}
 }
 
 /*
@@ -317,29 +342,10 @@ static int64_t visits(const struct wc_profile *p, const struct wc_exp *e, uint32
  */
 static double local_period(const struct wc_profile *p, size_t i, uint32_t point)
 {
-	uint64_t dur = 0, vis = 0, d;
-	size_t k;
-	int dir, found;
+	uint64_t dur = 0, vis = 0;
 
-	for (dir = -1; dir <= 1; dir += 2) {
-		found = 0;
-		for (k = i; found < WC_LOCAL_BASELINES;) {
-			const struct wc_exp *e;
-			int64_t v;
-
-			if ((dir < 0 && k == 0) || (dir > 0 && k + 1 >= p->nexps))
-				break;
-			k = dir < 0 ? k - 1 : k + 1;
-			e = &p->exps[k];
-			if (e->run != p->exps[i].run)
-				break;
-			if (e->speedup || (v = visits(p, e, point, &d)) < 0)
-				continue;
-			dur += d;
-			vis += (uint64_t)v;
-			found++;
-		}
-	}
+	add_neighbours(p, i, -1, point, &dur, &vis);
+	add_neighbours(p, i, +1, point, &dur, &vis);
 	return vis ? (double)dur / (double)vis : -1;
 }
 

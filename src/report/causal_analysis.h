@@ -58,7 +58,8 @@ struct wc_curve {
 	uint32_t line;		/* names id */
 	uint32_t point;		/* names id of the progress point */
 	int latency;
-	enum wc_baseline baseline;
+	enum wc_baseline baseline;	/* where the 0 % experiments come from */
+	int local;		/* sped-up points priced at their neighbours in time */
 	double correction;	/* the Eq. 6 factor applied (1 when none) */
 	int corrected;		/* 0: no correction possible or needed */
 	struct wc_cpoint *pts;	/* by line speedup */

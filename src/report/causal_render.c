@@ -149,8 +149,9 @@ static void curve_text(FILE *out, const struct wc_profile *p, const struct wc_cu
 	fprintf(out, "); best measured %+.1f%%\n", c->max_speedup * 100);
 	fprintf(out, "    %zu line speedups, %llu experiments; baseline: %s; phase correction ",
 		c->npts, (unsigned long long)c->experiments,
-		c->baseline == WC_BASE_LINE ? "this line's 0% experiments"
-					    : "all lines' 0% experiments (pooled)");
+		c->local ? "the 0% experiments nearest in time"
+		: c->baseline == WC_BASE_LINE ? "this line's 0% experiments"
+					      : "all lines' 0% experiments (pooled)");
 	if (c->corrected)
 		fprintf(out, "x%.3f\n", c->correction);
 	else
@@ -262,8 +263,8 @@ int wc_render_json(FILE *out, const struct wc_profile *p, const struct wc_analys
 		num(out, c->has_slope ? c->intercept : NAN);
 		fputs(",\"max_program_speedup\":", out);
 		num(out, c->max_speedup);
-		fprintf(out, ",\"baseline\":\"%s\",\"phase_correction\":",
-			c->baseline == WC_BASE_LINE ? "line" : "pooled");
+		fprintf(out, ",\"baseline\":\"%s\",\"local_baseline\":%s,\"phase_correction\":",
+			c->baseline == WC_BASE_LINE ? "line" : "pooled", c->local ? "true" : "false");
 		num(out, c->corrected ? c->correction : NAN);
 		fprintf(out, ",\"thin\":%s,\"experiments\":%llu,\"points\":[", c->thin ? "true" : "false",
 			(unsigned long long)c->experiments);

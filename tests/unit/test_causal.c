@@ -41,6 +41,14 @@ static void exp_tp(const char *line, double speedup, unsigned long dur, unsigned
 	put("throughput-point\tname=app.c:99\tdelta=%lu\n", delta);
 }
 
+/* A new profile with one throughput progress point, app.c:99. */
+static void throughput_profile(void)
+{
+	len = 0;
+	header(1);
+	put("progress\tname=app.c:99\tkind=throughput\n");
+}
+
 static int load(struct wc_profile *p, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
@@ -111,9 +119,7 @@ static void test_throughput(void)
 	char err[512];
 	int i;
 
-	len = 0;
-	header(1);
-	put("progress\tname=app.c:99\tkind=throughput\n");
+	throughput_profile();
 	for (i = 0; i < 5; i++) {
 		double s = i * 0.25;
 
@@ -171,9 +177,7 @@ static void test_drift(void)
 	char err[512];
 	int i;
 
-	len = 0;
-	header(1);
-	put("progress\tname=app.c:99\tkind=throughput\n");
+	throughput_profile();
 	for (i = 0; i < 4; i++)
 		exp_tp("a.c:1", 0, 100000000, 100, 100);
 	for (i = 0; i < 3; i++)
@@ -184,6 +188,7 @@ static void test_drift(void)
 	put("end\tstatus=exit:0\tcomplete=1\n");
 	tap_ok(load(&p, err, sizeof(err)) == 0 && wc_analyze(&p, &a) == 0, "a drifting run analyzes (%s)",
 	       err);
+	tap_ok(curve(&p, &a, "a.c:1") && curve(&p, &a, "a.c:1")->local, "the curve says so (local)");
 	pt = at(curve(&p, &a, "a.c:1"), 0.5);
 	tap_ok(pt && NEAR(pt->program_speedup, 0.2, 1e-9),
 	       "the 50%% experiment is priced at its neighbours' period: +0.2 (%g)",
