@@ -443,7 +443,8 @@ int cmd_causal(int argc, char **argv)
 		goto out;
 	/* --progress lines count visits with execute breakpoints. */
 	if (o.nprogress && perf_debug_registers(err, sizeof(err)) <= 0) {
-		rc = fail("--progress needs hardware breakpoints: %s", err);
+		rc = fail("--progress needs hardware breakpoints: %s; or mark progress with "
+			  "COZ_PROGRESS, or use --end-to-end", err);
 		goto out;
 	}
 	rc = 2;

@@ -181,7 +181,7 @@ int cmd_record(int argc, char **argv)
 		return fail("%s%s", err, "");
 	regs = perf_debug_registers(err, sizeof(err));
 	if (regs <= 0)
-		return fail("%s%s", err, "");
+		return fail("%s%s", err, "; `witch spy` needs no debug registers");
 	if (o.registers > regs) {
 		snprintf(err, sizeof(err), "%d", regs);
 		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,

@@ -86,7 +86,7 @@ int perf_debug_registers(char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "hardware breakpoints open but never fire on this machine (the hypervisor "
 			 "does not deliver debug traps; seen on a VM resumed from a snapshot): "
-			 "witch record cannot watch here; restart the VM or use `witch spy`");
+			 "restart the VM");
 		return 0;
 	}
 	if (n > 0)
