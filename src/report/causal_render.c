@@ -147,11 +147,11 @@ static void curve_text(FILE *out, const struct wc_profile *p, const struct wc_cu
 	if (c->has_se)
 		fprintf(out, ", +/- %.3f", c->slope_se);
 	fprintf(out, "); best measured %+.1f%%\n", c->max_speedup * 100);
-	fprintf(out, "    %zu line speedups, %llu experiments; baseline: %s; phase correction ",
+	fprintf(out, "    %zu line speedups, %llu experiments; baseline: %s%s; phase correction ",
 		c->npts, (unsigned long long)c->experiments,
-		c->local ? "the 0% experiments nearest in time"
-		: c->baseline == WC_BASE_LINE ? "this line's 0% experiments"
-					      : "all lines' 0% experiments (pooled)");
+		c->baseline == WC_BASE_LINE ? "this line's 0% experiments"
+					    : "all lines' 0% experiments (pooled)",
+		c->local ? ", each point against those nearest in time" : "");
 	if (c->corrected)
 		fprintf(out, "x%.3f\n", c->correction);
 	else
