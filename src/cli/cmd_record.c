@@ -179,14 +179,6 @@ int cmd_record(int argc, char **argv)
 	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    target_preloadable(path, err, sizeof(err)) < 0)
 		return fail("%s%s", err, "");
-	regs = perf_debug_registers(err, sizeof(err));
-	if (regs <= 0)
-		return fail("%s%s", err, "; `witch spy` needs no debug registers");
-	if (o.registers > regs) {
-		snprintf(err, sizeof(err), "%d", regs);
-		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,
-			    "");
-	}
 	if (witch_libdir(lib, sizeof(lib)) < 0 ||
 	    (size_t)snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), "/libwitch.so") >=
 		    sizeof(lib) - strlen(lib) ||
@@ -196,6 +188,18 @@ int cmd_record(int argc, char **argv)
 		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.craft);
 		o.outdir = defdir;
+	}
+	if (outdir_check(WHO, o.outdir))
+		return 2;
+	/* The user's own mistakes (target, output directory) are reported
+	 * before the machine's, which they cannot fix as easily. */
+	regs = perf_debug_registers(err, sizeof(err));
+	if (regs <= 0)
+		return fail("%s%s", err, "; `witch spy` needs no debug registers");
+	if (o.registers > regs) {
+		snprintf(err, sizeof(err), "%d", regs);
+		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,
+			    "");
 	}
 	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
 	if (rc)

@@ -80,6 +80,37 @@ int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
 	return 0;
 }
 
+int outdir_check(const char *who, const char *dir)
+{
+	char tmp[PATH_MAX], *slash;
+	struct stat st;
+	int exists;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	exists = stat(tmp, &st) == 0;
+	/* Else the nearest ancestor that exists decides whether mkdir -p works. */
+	while (!exists) {
+		slash = strrchr(tmp, '/');
+		if (!slash)
+			snprintf(tmp, sizeof(tmp), ".");
+		else if (slash == tmp)
+			slash[1] = 0;
+		else
+			*slash = 0;
+		if (stat(tmp, &st) == 0)
+			break;
+		if (!slash || slash == tmp)
+			return 0;	/* odd: let outdir_prepare say what is wrong */
+	}
+	if (!S_ISDIR(st.st_mode))
+		errno = ENOTDIR;
+	else if (access(tmp, W_OK | X_OK) == 0)
+		return 0;
+	fprintf(stderr, "%s: cannot %s output directory %s: %s; choose another with -o DIR\n", who,
+		exists ? "write to" : "create", dir, strerror(errno));
+	return 2;
+}
+
 int outdir_count_profiles(const char *dir, uint64_t *unsampled)
 {
 	char path[PATH_MAX + 256], err[512];

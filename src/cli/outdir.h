@@ -15,6 +15,13 @@
  */
 int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap);
 
+/*
+ * Would outdir_prepare succeed? Checks without creating anything, so a
+ * command can report a bad -o before other refusals and still leave no
+ * directory behind. Same messages and return value as outdir_prepare.
+ */
+int outdir_check(const char *who, const char *dir);
+
 /* Remove the files of DIR whose names match. */
 void outdir_remove(const char *dir, int (*match)(const char *name));
 

@@ -2,6 +2,7 @@
 # WITCH Listing 2: dead stores separated by a million other stores are found,
 # and the dead pair first() KILLED_BY second() is the top pair.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 "$WITCH" record --quiet --rate=1000 -o "$TMP/p" -- "$PROGS/listing2" >"$TMP/out"
 ok $? "witch record runs listing2"

@@ -2,6 +2,7 @@
 # WITCH Figure 2: three dead-store sites with dead bytes in a 3:2:1 ratio get
 # shares of 50/33/17 % within 7 points (proportional attribution, §4.2).
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 "$WITCH" record --quiet --rate=2000 -o "$TMP/p" -- "$PROGS/fig2" 40 >/dev/null
 ok $? "witch record runs fig2"

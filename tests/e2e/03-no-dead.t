@@ -2,6 +2,7 @@
 # A program whose stores are all read before being overwritten: dead
 # fraction at most 5 %.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 "$WITCH" record --quiet --rate=1000 -o "$TMP/p" -- "$PROGS/nodead" >/dev/null
 ok $? "witch record runs nodead"

@@ -2,6 +2,7 @@
 # Calling contexts tell apart the same function called from two lines: only
 # the first call's stores are dead.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 src=$TOP/tests/progs/contexts.c
 dead_line=$(line_of "$src" DEAD_CALL)

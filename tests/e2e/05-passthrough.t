@@ -2,6 +2,7 @@
 # The target's stdin, stdout, stderr, arguments and exit status (or death
 # signal) are the same with and without witch record.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 p=$PROGS/passthrough
 printf 'one\ntwo words\n' >"$TMP/in"

@@ -3,7 +3,9 @@
 # non-zero exit, never a crash.
 . "$(dirname "$0")/lib.sh"
 
-"$WITCH" record --quiet -o "$TMP/good" -- "$PROGS/passthrough" </dev/null >/dev/null 2>&1
+# witch spy writes the same format as witch record and needs no debug
+# registers, so this test runs on any machine.
+"$WITCH" spy --quiet -o "$TMP/good" -- "$PROGS/passthrough" </dev/null >/dev/null 2>&1
 good=$(ls "$TMP"/good/*.witch)
 "$WITCH" report "$good" >/dev/null
 ok $? "a real profile reads"

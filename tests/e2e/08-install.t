@@ -7,6 +7,10 @@ ok $? "make install PREFIX=..."
 [ -x "$TMP/inst/bin/witch" ]; ok $? "bin/witch installed"
 [ -f "$TMP/inst/lib/witch/libwitch.so" ]; ok $? "lib/witch/libwitch.so installed"
 cp "$PROGS/listing2" "$TMP/app"
+"$TMP/inst/bin/witch" spy --quiet -o "$TMP/s" -- "$TMP/app" 300 >/dev/null
+ok $? "installed witch spy runs its valgrind tool"
+is "$("$TMP/inst/bin/witch" report --format=json "$TMP/s" | jq -r .tool)" deadspy "and its profile reads"
+needs_debug_registers
 "$TMP/inst/bin/witch" record --quiet -o "$TMP/p" -- "$TMP/app" 300 >/dev/null
 ok $? "installed witch records"
 "$TMP/inst/bin/witch" report --format=json "$TMP/p" >"$TMP/r.json"

@@ -2,6 +2,7 @@
 # SilentCraft: out[i] += in[i] * k with 90 % of in[] zero is a silent-store
 # site (>= 75 %); a site storing fresh values every time is not (<= 10 %).
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 src=$TOP/tests/progs/silent.c
 "$WITCH" record --quiet --craft=silent --rate=1000 -o "$TMP/p" -- "$PROGS/silent" >/dev/null

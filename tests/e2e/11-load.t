@@ -2,6 +2,7 @@
 # LoadCraft: repeated searches of an unchanging linked list are redundant
 # loads (top pair, >= 80 %); a streaming read of fresh data is not (<= 10 %).
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 src=$TOP/tests/progs/loadred.c
 "$WITCH" record --quiet --craft=load --rate=1000 -o "$TMP/p" -- "$PROGS/loadred" >/dev/null

@@ -3,6 +3,7 @@
 # 0.01 % per step are >= 80 % approximately silent and <= 10 % exactly
 # silent; with --approx=0 nothing is approximately silent.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 "$WITCH" record --quiet --craft=silent --rate=1000 -o "$TMP/p" -- "$PROGS/approx" >/dev/null
 ok $? "witch record --craft=silent (default tolerance)"

@@ -4,6 +4,20 @@
 # correlation; pairs match on source sites (or full contexts).
 . "$(dirname "$0")/lib.sh"
 
+# Errors first, on witch spy profiles (same format, no debug registers needed).
+"$WITCH" spy --quiet --tool=dead -o "$TMP/ea" -- "$PROGS/listing2" 20 >/dev/null
+"$WITCH" spy --quiet --tool=dead -o "$TMP/eb" -- "$PROGS/listing2" 20 >/dev/null
+"$WITCH" spy --quiet --tool=silent -o "$TMP/es" -- "$PROGS/silent" 20 >/dev/null
+expect_error "different kinds" 'measures dead stores but .* measures silent stores' "$WITCH" compare "$TMP/ea" "$TMP/es"
+expect_error "one profile" 'give two profiles' "$WITCH" compare "$TMP/ea"
+expect_error "bad --top" '--top needs a positive whole number' "$WITCH" compare --top=0 "$TMP/ea" "$TMP/eb"
+expect_error "unknown option" "unknown option '--format=xml'" "$WITCH" compare --format=xml "$TMP/ea" "$TMP/eb"
+expect_error "missing profile" 'nothing-here' "$WITCH" compare "$TMP/ea" "$TMP/nothing-here"
+printf 'garbage\n' >"$TMP/bad.witch"
+expect_error "corrupt profile" 'bad.witch is not a witch profile' "$WITCH" compare "$TMP/bad.witch" "$TMP/eb"
+
+needs_debug_registers
+
 "$WITCH" record --quiet --rate=2000 -o "$TMP/a" -- "$PROGS/fig2" 30 >/dev/null
 "$WITCH" record --quiet --rate=2000 -o "$TMP/b" -- "$PROGS/fig2" 30 >/dev/null
 "$WITCH" compare --format=json "$TMP/a" "$TMP/b" >"$TMP/c.json"
@@ -31,12 +45,4 @@ like "$(json "$TMP/n.json" '.pairs[0].pair')" '^\?\? \(stripped\+0x[0-9a-f]+\) =
 	"no debug info: a pair is named by module and offset"
 is "$(json "$TMP/n.json" '.found')" "$(json "$TMP/n.json" '.top')" "and the two runs' pairs match"
 
-"$WITCH" record --quiet --craft=silent -o "$TMP/s" -- "$PROGS/silent" 200 >/dev/null
-expect_error "different kinds" 'measures dead stores but .* measures silent stores' "$WITCH" compare "$TMP/a" "$TMP/s"
-expect_error "one profile" 'give two profiles' "$WITCH" compare "$TMP/a"
-expect_error "bad --top" '--top needs a positive whole number' "$WITCH" compare --top=0 "$TMP/a" "$TMP/b"
-expect_error "unknown option" "unknown option '--format=xml'" "$WITCH" compare --format=xml "$TMP/a" "$TMP/b"
-expect_error "missing profile" 'nothing-here' "$WITCH" compare "$TMP/a" "$TMP/nothing-here"
-printf 'garbage\n' >"$TMP/bad.witch"
-expect_error "corrupt profile" 'bad.witch is not a witch profile' "$WITCH" compare "$TMP/bad.witch" "$TMP/b"
 done_testing

@@ -10,6 +10,7 @@
 # towards the slow one; bench/accuracy measures that on real programs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/spy-lib.sh"
+needs_debug_registers
 
 # check CRAFT PROGRAM SAMPLED_ARGS SPY_ARGS: the sampled run repeats the same
 # work longer (fractions do not depend on how often it repeats; the sample

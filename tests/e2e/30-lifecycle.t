@@ -4,6 +4,7 @@
 # signal; exec profiles both images; signals the program handles, blocks or
 # waits for behave as without witch.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 p=$PROGS/lifecycle
 

@@ -4,6 +4,7 @@
 # reported in their own contexts; 300 short-lived threads run unchanged; with
 # too few file descriptors, threads go unsampled with a warning, never a crash.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 p=$PROGS/threads
 "$p" >"$TMP/n.out"

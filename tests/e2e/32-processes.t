@@ -3,6 +3,7 @@
 # witch report merges them or shows one (--pid); --no-follow keeps to the
 # first process.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 "$WITCH" record --quiet -o "$TMP/p" -- sh -c "'$PROGS/listing2' 200 >/dev/null; '$PROGS/nodead' 200 >/dev/null"
 ok $? "witch record -- sh -c 'prog1; prog2'"

@@ -4,19 +4,27 @@
 . "$(dirname "$0")/lib.sh"
 
 "$WITCH" doctor "$PROGS/demo" >"$TMP/out"
-ok $? "doctor on this machine and a good program: exit 0"
+st=$?
 out=$(cat "$TMP/out")
-like "$out" 'OK +hardware debug registers: [2-8] ' "counts the debug registers"
+if debug_registers_fire; then
+	ok $st "doctor on this machine and a good program: exit 0"
+	like "$out" 'OK +hardware debug registers: [2-8] ' "counts the debug registers"
+	like "$out" 'witch record can run here' "concludes"
+else
+	[ $st -ne 0 ]; ok $? "debug registers that do not fire: doctor exits non-zero"
+	like "$out" 'MISSING +hardware debug registers: ' "and says why"
+	like "$out" 'witch record cannot run here' "concludes"
+fi
 like "$out" 'perf_event_paranoid: -?[0-9]' "shows perf_event_paranoid"
 like "$out" 'fast watchpoint modification' "checks PERF_EVENT_IOC_MODIFY_ATTRIBUTES"
 like "$out" 'PMU precise sampling' "checks the PMU"
 like "$out" 'valgrind' "checks valgrind"
 like "$out" 'OK +debug info: .*demo' "finds the program's debug info"
-like "$out" 'witch record can run here' "concludes"
 
 strip -o "$TMP/stripped" "$PROGS/demo"
 "$WITCH" doctor "$TMP/stripped" >"$TMP/out"
-ok $? "a program without debug info can still be recorded"
+st=$?
+if debug_registers_fire; then ok $st "a program without debug info can still be recorded"; fi
 like "$(cat "$TMP/out")" 'missing +debug info: none' "but doctor says it has no debug info"
 
 printf 'int main(){return 0;}\n' >"$TMP/s.c"

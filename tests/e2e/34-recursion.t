@@ -2,6 +2,7 @@
 # Bounded cost: a recursion 100000 calls deep gets contexts capped at 256
 # frames (counted), and witch record adds less than 64 MiB of memory.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 M=$TOP/build/bench/measure
 "$M" "$PROGS/recurse" 3>"$TMP/native" >"$TMP/n.out"

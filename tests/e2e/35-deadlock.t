@@ -4,6 +4,7 @@
 # interrupt the unwinder holding its lock and deadlock (seen on fig2 at
 # 2000 Hz). Both witch's own unwinding and a program's are checked.
 . "$(dirname "$0")/lib.sh"
+needs_debug_registers
 
 for i in 1 2 3; do
 	bounded 120 "$WITCH" record --quiet --rate=4000 -o "$TMP/p$i" -- "$PROGS/fig2" 20 >/dev/null
