@@ -115,8 +115,10 @@ needs_debug_registers() {
 	exit
 }
 
-# skip WHAT-AND-WHY: a check this machine cannot make (prove shows skips).
+# skip WHAT-AND-WHY: a check this machine cannot make. prove counts skips
+# quietly, so it is said on stderr too, where the test log shows it.
 skip() {
 	_n=$((_n + 1))
 	echo "ok $_n # skip $*"
+	printf "\n%s: skipped: %s\n" "$(basename "$0")" "$*" >&2
 }
