@@ -269,7 +269,28 @@ static void dead_store_range(SpyThread *t, Addr a, SizeT len, UInt h, UInt now)
 	}
 }
 
+static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *slot);
+
+/*
+ * Most loads touch no pending byte. That case is decided here without a
+ * call, so the compiler needs no stack frame for it; the rest is in
+ * dead_load_slow.
+ */
 VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, UInt *slot)
+{
+	SizeT n = ACC_SIZE(flags);
+	UWord off = a & (SH_CHUNK - 1), i = a >> SH_CHUNK_BITS;
+	UInt *c;
+
+	if (LIKELY(i < SH_PRIMARY && n <= 8 && off + n <= SH_CHUNK)) {
+		c = sh_primary[i];
+		if (!c || !pend_get(sh_bits(c), off, n))
+			return;
+	}
+	dead_load_slow(a, flags, slot);
+}
+
+static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *slot)
 {
 	SizeT n = ACC_SIZE(flags);
 	UWord off = a & (SH_CHUNK - 1);
@@ -284,11 +305,12 @@ VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, UInt *slot)
 		return;
 	if (LIKELY(n <= 8)) {
 		UChar *bits = sh_bits(c);
-		UInt p = pend_get(bits, off, n), w = c[off];
+		UInt p = pend_get(bits, off, n), w;
 		SizeT i;
 
-		if (LIKELY(!p))
+		if (!p)
 			return;
+		w = c[off];
 		/* One store pending on all the bytes: one use. */
 		for (i = 1; i < n && c[off + i] == w; i++)
 			;
@@ -303,7 +325,34 @@ VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, UInt *slot)
 	dead_load_seg(spy_cur, c, off, n, *slot);
 }
 
+static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt *slot);
+
+/* Most stores cover no pending byte, in a chunk that exists: decided and
+ * recorded here, where no call is made; the rest in dead_store_slow. On
+ * xz, bzip2 and gzip the two splits cut DeadSpy's time by 5-15 %; on
+ * listing2, where nearly every access finds a pending store, it costs 10 %. */
 VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot)
+{
+	SizeT n = ACC_SIZE(flags), k;
+	UWord off = a & (SH_CHUNK - 1), i = a >> SH_CHUNK_BITS;
+	UInt *c, h;
+	UChar *bits;
+
+	if (LIKELY(i < SH_PRIMARY && n <= 8 && off + n <= SH_CHUNK && !(flags & ACC_IMPLICIT))) {
+		c = sh_primary[i];
+		if (c && !pend_get(bits = sh_bits(c), off, n)) {
+			h = *slot;
+			spy_st.bytes_accessed += n;
+			for (k = 0; k < n; k++)
+				c[off + k] = h;
+			pend_set(bits, off, n);
+			return;
+		}
+	}
+	dead_store_slow(a, flags, slot);
+}
+
+static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt *slot)
 {
 	SizeT n = ACC_SIZE(flags), i;
 	UWord off = a & (SH_CHUNK - 1);
