@@ -37,8 +37,9 @@ struct wc_config {
 	int end_to_end;
 	int fixed_line;		/* -1: chosen by samples */
 	int fixed_speedup;	/* -1: random */
-	int speedups[21];	/* WITCH_CAUSAL_SPEEDUPS: draw from these only */
+	int speedups[21];	/* WITCH_CAUSAL_SPEEDUPS (--speedups): draw from these */
 	int nspeedups;
+	int speedups_have_zero;	/* else a third are 0 % baselines, as by default */
 	uint64_t period_ns;
 	uint64_t min_experiment_ns;
 	uint64_t cooloff_ns;

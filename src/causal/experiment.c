@@ -75,10 +75,12 @@ static int pick_speedup(void)
 {
 	if (wc_cfg.fixed_speedup >= 0)
 		return wc_cfg.fixed_speedup;
+	/* A third of the experiments are 0 % baselines, unless the given
+	 * list has its own. */
+	if (!(wc_cfg.nspeedups && wc_cfg.speedups_have_zero) && next_rand() % 3 == 0)
+		return 0;
 	if (wc_cfg.nspeedups)
 		return wc_cfg.speedups[next_rand() % (uint64_t)wc_cfg.nspeedups];
-	if (next_rand() % 3 == 0)
-		return 0;
 	return (int)(1 + next_rand() % 20) * 5;
 }
 

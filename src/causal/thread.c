@@ -250,7 +250,7 @@ static int read_config(void)
 	if (wc_cfg.fixed_speedup > 100)
 		wc_cfg.fixed_speedup = 100;
 	{
-		/* Tests and bench/causal: a comma-separated set to draw from. */
+		/* --speedups: a comma-separated set to draw from. */
 		const char *l = getenv("WITCH_CAUSAL_SPEEDUPS");
 		char *end;
 
@@ -261,6 +261,8 @@ static int read_config(void)
 				break;
 			if (v >= 0 && v <= 100)
 				wc_cfg.speedups[wc_cfg.nspeedups++] = (int)v;
+			if (v == 0)
+				wc_cfg.speedups_have_zero = 1;
 			l = *end == ',' ? end + 1 : end;
 		}
 	}

@@ -57,6 +57,9 @@ static const char usage_text[] =
 	"                           (needs its debug information); may be repeated\n"
 	"  --line=FILE:LINE         every experiment speeds up this line\n"
 	"  --speedup=PCT            every experiment uses this line speedup, 0 to 100\n"
+	"  --speedups=PCT,PCT,...   draw line speedups from this list (default: 0 to\n"
+	"                           100 in steps of 5); 0 % baselines are added\n"
+	"                           when the list has none\n"
 	"  --period=NS              sampling period in nanoseconds (default 1000000)\n"
 	"  --no-follow              profile only PROGRAM's own process, not the\n"
 	"                           programs it runs or the children it forks\n"
@@ -68,6 +71,7 @@ struct causal_opts {
 	size_t nprogress, nscope, nbinaries;
 	const char *line;
 	long speedup;		/* -1: random */
+	char speedups[128];	/* "" or a checked list such as "0,25,50" */
 	long period;		/* 0: the runtime's default */
 	int end_to_end, no_follow, quiet;
 };
@@ -97,6 +101,41 @@ static int push(char ***arr, size_t *n, char *s)
 	return 0;
 }
 
+/* A percentage, "35" or "35%", of the first len bytes of s. */
+static int parse_pct(const char *s, size_t len, long *out)
+{
+	char pct[32];
+
+	if (len && s[len - 1] == '%')
+		len--;
+	if (len >= sizeof(pct))
+		return -1;
+	memcpy(pct, s, len);
+	pct[len] = '\0';
+	return cli_long(pct, 0, 100, out);
+}
+
+/* "0,25,50%" into "0,25,50": at most 21 speedups (as many as 0-100 in
+ * steps of 5), each a percentage. */
+static int parse_speedups(const char *list, char *norm, size_t cap)
+{
+	const char *p = list, *comma;
+	size_t used = 0;
+	int n = 0;
+	long v;
+
+	do {
+		comma = strchr(p, ',');
+		if (parse_pct(p, comma ? (size_t)(comma - p) : strlen(p), &v) || ++n > 21)
+			return -1;
+		used += (size_t)snprintf(norm + used, cap - used, "%s%ld", used ? "," : "", v);
+		if (used >= cap)
+			return -1;
+		p = comma + 1;
+	} while (comma);
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct causal_opts *o)
 {
 	static const struct option longopts[] = {
@@ -107,13 +146,13 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 		{ "binary-scope", required_argument, NULL, 'b' },
 		{ "line", required_argument, NULL, 'l' },
 		{ "speedup", required_argument, NULL, 'S' },
+		{ "speedups", required_argument, NULL, 'L' },
 		{ "period", required_argument, NULL, 'p' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char pct[32];
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -146,13 +185,15 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 			o->line = optarg;
 			break;
 		case 'S':
-			/* "35" or "35%". */
-			snprintf(pct, sizeof(pct), "%s", optarg);
-			if (*pct && pct[strlen(pct) - 1] == '%')
-				pct[strlen(pct) - 1] = '\0';
-			if (strlen(optarg) >= sizeof(pct) - 1 || cli_long(pct, 0, 100, &o->speedup))
+			if (parse_pct(optarg, strlen(optarg), &o->speedup))
 				return fail("--speedup=%s is not a speedup; give a percentage from 0 to "
 					    "100, such as --speedup=25", optarg);
+			break;
+		case 'L':
+			if (parse_speedups(optarg, o->speedups, sizeof(o->speedups)))
+				return fail("--speedups=%s is not a list of speedups; give up to 21 "
+					    "percentages from 0 to 100 separated by commas, such as "
+					    "--speedups=0,25,50", optarg);
 			break;
 		case 'p':
 			if (cli_long(optarg, 10000, 10000000000L, &o->period))
@@ -176,6 +217,9 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 			return fail("unknown option '%s'; see `witch causal --help`", argv[optind - 1]);
 		}
 	}
+	if (o->speedup >= 0 && *o->speedups)
+		return fail("--speedup fixes one speedup and --speedups gives a list to draw from; "
+			    "give one of them");
 	if (optind >= argc)
 		return fail("no program given; usage: witch causal [OPTIONS] -- PROGRAM [ARGS...]");
 	return 0;
@@ -286,6 +330,10 @@ static void set_env(const char *lib, const char *outdir, const char *lines,
 		setenv_num("WITCH_CAUSAL_FIXED_SPEEDUP", o->speedup);
 	else
 		unsetenv("WITCH_CAUSAL_FIXED_SPEEDUP");
+	if (*o->speedups)
+		setenv("WITCH_CAUSAL_SPEEDUPS", o->speedups, 1);
+	else
+		unsetenv("WITCH_CAUSAL_SPEEDUPS");
 	if (o->period)
 		setenv_num("WITCH_CAUSAL_PERIOD_NS", o->period);
 	else

@@ -47,6 +47,13 @@ expect_error "speedup above 100" '--speedup=120 is not a speedup; give a percent
 	"$WITCH" causal --speedup=120 -- ./prog
 expect_error "speedup not a number" '--speedup=fast is not a speedup' "$WITCH" causal --speedup=fast -- ./prog
 expect_error "negative speedup" '--speedup=-5 is not a speedup' "$WITCH" causal --speedup=-5 -- ./prog
+expect_error "speedups not numbers" '--speedups=0,x is not a list of speedups; give up to 21 percentages' \
+	"$WITCH" causal --speedups=0,x -- ./prog
+expect_error "speedups above 100" '--speedups=50,200 is not a list of speedups' "$WITCH" causal --speedups=50,200 -- ./prog
+expect_error "empty speedups" '--speedups= is not a list of speedups' "$WITCH" causal --speedups= -- ./prog
+expect_error "22 speedups" 'is not a list of speedups; give up to 21' "$WITCH" causal --speedups=$(seq -s, 0 5 105) -- ./prog
+expect_error "--speedup with --speedups" '--speedup fixes one speedup and --speedups gives a list to draw from; give one of them' \
+	"$WITCH" causal --speedup=5 --speedups=5,10 -- ./prog
 expect_error "bad period" '--period=0 is not a period' "$WITCH" causal --period=0 -- ./prog
 expect_error "missing target" 'nothere: No such file or directory' "$WITCH" causal -- ./nothere
 expect_error "perf refused" 'perf_event_open was refused' \
@@ -126,6 +133,16 @@ is "$(cat run4.err)" "" "-q: nothing on stderr"
 "$WITCH" causal -q -o run5 --line=prog.c:$hot --speedup=0 -- ./prog 800 p >/dev/null 2>&1
 is "$(awk -F'\t' '$1 == "experiment" { print $2, $3 }' run5/causal.* | sort -u | sed 's|selected=.*/|selected=|')" \
 	"selected=prog.c:$hot speedup=0.00" "--line and --speedup fix every experiment"
+
+# --speedups: drawn from the list, and 0 % baselines added to a list without 0.
+# Short experiments (the runtime's knobs) for about a hundred of them: each
+# speedup is missing from all with odds of (2/3)^100.
+WITCH_CAUSAL_MIN_EXPERIMENT_NS=2000000 WITCH_CAUSAL_COOLOFF_NS=1000000 \
+	"$WITCH" causal -q -o run6 --line=prog.c:$hot --speedups=40%,70 -- ./prog 2000 p >/dev/null 2>&1
+awk -F'\t' '$1 == "experiment" { print $3 }' run6/causal.* | sort | uniq -c >run6.speedups
+diag "$(tr '\n' ' ' <run6.speedups)"
+is "$(awk '{ print $2 }' run6.speedups | tr '\n' ' ')" "speedup=0.00 speedup=0.40 speedup=0.70 " \
+	"--speedups=40%,70: experiments at those speedups and 0 % baselines, no others"
 
 cat >lib.c <<'C'
 volatile double y;
