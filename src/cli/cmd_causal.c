@@ -248,7 +248,15 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 	if (wc_lines_set_scope(t, o->scope, o->nscope))
 		return fail("out of memory");
 	if (is_elf(target)) {
-		if (wc_lines_add_module(t, target, err, sizeof(err)))
+		int rc = wc_lines_add_module(t, target, err, sizeof(err));
+
+		/* A program from a distribution rarely has debug information,
+		 * its libraries often do (libc6-dbg): with --binary-scope, go
+		 * on with theirs, and say so. */
+		if (rc == -2 && o->nbinaries)
+			fprintf(stderr, WHO ": warning: %s has no debug information; only the lines "
+					"of the --binary-scope libraries are sped up\n", target);
+		else if (rc)
 			return fail("%s", err);
 	} else if (!o->nbinaries) {
 		return fail("%s is a #! script: name the program whose lines to profile with "

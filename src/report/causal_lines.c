@@ -381,6 +381,9 @@ int wc_lines_add_module(struct wc_lines *t, const char *path, char *err, size_t 
 	if (!dwfl_module_getdwarf(mod, &bias)) {
 		snprintf(err, errlen, "%s has no debug information; rebuild it with -g (or install "
 			 "its debug symbols) so that witch causal can map code to source lines", path);
+		free(m->path);
+		t->nmods--;
+		ret = -2;
 		goto out;
 	}
 	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {

@@ -82,7 +82,9 @@ int wc_lines_set_scope(struct wc_lines *t, char *const *patterns, size_t n);
 /*
  * Read the DWARF of the binary at path (or its separate debug file) and
  * add its in-scope lines and ranges. -1 with a one-line reason in err:
- * not an ELF file, or no debug information (the message suggests -g).
+ * not an ELF file, no line information; -2 when it has no debug
+ * information at all (the message suggests -g), and then the table is as
+ * it was, so the caller may go on without this binary.
  */
 int wc_lines_add_module(struct wc_lines *t, const char *path, char *err, size_t errlen);
 

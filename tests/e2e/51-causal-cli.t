@@ -160,6 +160,18 @@ is "$(grep '^module' run7/.causal-lines | cut -f2,3 | sed 's|/.*/||' | tr '\t\n'
 "$WITCH" report --format=json run7 >run7.json 2>/dev/null
 like "$(json run7.json '.lines[].location' | tr '\n' ' ')" "/lib.c:$(line_of lib.c LIBHOT) " \
 	"the library's hot line is sped up"
+# A program without debug information (as distributions ship them) whose
+# library has it: with --binary-scope, the library's lines, and a warning.
+cc -O1 -o uselib-nodebug uselib.c -L. -lcz -Wl,-rpath,"$TMP"
+"$WITCH" causal -q -o run8 --binary-scope=libcz.so -- ./uselib-nodebug >/dev/null 2>run8.err
+ok $? "--binary-scope: a program without debug information runs"
+is "$(cat run8.err)" "witch causal: warning: ./uselib-nodebug has no debug information; only the lines of the --binary-scope libraries are sped up" \
+	"and a one-line warning says whose lines are sped up"
+is "$(grep '^module' run8/.causal-lines | cut -f2,3 | sed 's|/.*/||' | tr '\t\n' ': ')" "0:libcz.so " \
+	"the line table has the library alone"
+"$WITCH" report --format=json run8 >run8.json 2>/dev/null
+like "$(json run8.json '.lines[].location' | tr '\n' ' ')" "/lib.c:$(line_of lib.c LIBHOT) " \
+	"its hot line is sped up"
 
 "$WITCH" causal -q -o run6 -- ./prog 200 k >/dev/null 2>&1
 is $? 143 "a program killed by SIGTERM: witch ends the same way"
