@@ -297,7 +297,7 @@ static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *
 	UInt *c;
 
 	if (UNLIKELY(off + n > SH_CHUNK)) {
-		dead_load_range(spy_cur, a, n, *slot);
+		dead_load_range(spy_cur, a, n, spy_site_handle(slot));
 		return;
 	}
 	c = sh_chunk(a);
@@ -315,14 +315,14 @@ static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *
 		for (i = 1; i < n && c[off + i] == w; i++)
 			;
 		if (p == (1u << n) - 1 && i == n) {
-			rec(spy_cur, w, *slot, n, USE);
+			rec(spy_cur, w, spy_site_handle(slot), n, USE);
 			pend_clr(bits, off, n);
 			return;
 		}
 	} else if (!pend_any(sh_bits(c), off, n)) {
 		return;
 	}
-	dead_load_seg(spy_cur, c, off, n, *slot);
+	dead_load_seg(spy_cur, c, off, n, spy_site_handle(slot));
 }
 
 static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt *slot);
@@ -341,7 +341,7 @@ VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot)
 	if (LIKELY(i < SH_PRIMARY && n <= 8 && off + n <= SH_CHUNK && !(flags & ACC_IMPLICIT))) {
 		c = sh_primary[i];
 		if (c && !pend_get(bits = sh_bits(c), off, n)) {
-			h = *slot;
+			h = spy_site_handle(slot);
 			spy_st.bytes_accessed += n;
 			for (k = 0; k < n; k++)
 				c[off + k] = h;
@@ -356,7 +356,7 @@ static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt 
 {
 	SizeT n = ACC_SIZE(flags), i;
 	UWord off = a & (SH_CHUNK - 1);
-	UInt h = *slot, now = flags & ACC_IMPLICIT ? 0 : h, p;
+	UInt h = spy_site_handle(slot), now = flags & ACC_IMPLICIT ? 0 : h, p;
 	UInt *c;
 	UChar *bits;
 
@@ -466,21 +466,21 @@ static void silent_store(Addr a, SizeT n, UWord flags, UInt h, const UChar *nv)
 
 void spy_silent_store(Addr a, UWord flags, UInt *slot, ULong v0)
 {
-	silent_store(a, ACC_SIZE(flags), flags, *slot, (const UChar *)&v0);
+	silent_store(a, ACC_SIZE(flags), flags, spy_site_handle(slot), (const UChar *)&v0);
 }
 
 void spy_silent_store16(Addr a, UInt *slot, ULong v0, ULong v1)
 {
 	ULong v[2] = { v0, v1 };
 
-	silent_store(a, 16, 0, *slot, (const UChar *)v);
+	silent_store(a, 16, 0, spy_site_handle(slot), (const UChar *)v);
 }
 
 void spy_silent_store32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3)
 {
 	ULong v[4] = { v0, v1, v2, v3 };
 
-	silent_store(a, 32, 0, *slot, (const UChar *)v);
+	silent_store(a, 32, 0, spy_site_handle(slot), (const UChar *)v);
 }
 
 /*
@@ -510,7 +510,7 @@ void spy_silent_snap(Addr a, UWord size)
 void spy_silent_after(Addr a, UWord size, UInt *slot)
 {
 	UChar now[SNAP_MAX];
-	UInt h = *slot;
+	UInt h = spy_site_handle(slot);
 
 	spy_st.bytes_accessed += size;
 	if (a != snap_addr || size != snap_len || !size) {
@@ -597,7 +597,7 @@ void spy_load_mem(Addr a, UWord size, UInt *slot)
 	if (size > SNAP_MAX)
 		size = SNAP_MAX;
 	VG_(memcpy)(buf, (const void *)a, size);
-	load_range(spy_cur, a, size, *slot, buf);
+	load_range(spy_cur, a, size, spy_site_handle(slot), buf);
 }
 
 /* The common load of 1 to 8 bytes within a chunk, from one previous load,
@@ -606,7 +606,7 @@ VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, UInt *slot, ULong v0)
 {
 	SizeT n = ACC_SIZE(flags), i;
 	UWord off = a & (SH_CHUNK - 1);
-	UInt h = *slot, hv = h << 8, *c, w;
+	UInt h = spy_site_handle(slot), hv = h << 8, *c, w;
 	ULong old;
 
 	if (UNLIKELY(off + n > SH_CHUNK || n > 8)) {
@@ -642,14 +642,14 @@ void spy_load_value16(Addr a, UInt *slot, ULong v0, ULong v1)
 {
 	ULong v[2] = { v0, v1 };
 
-	load_range(spy_cur, a, 16, *slot, (const UChar *)v);
+	load_range(spy_cur, a, 16, spy_site_handle(slot), (const UChar *)v);
 }
 
 void spy_load_value32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3)
 {
 	ULong v[4] = { v0, v1, v2, v3 };
 
-	load_range(spy_cur, a, 32, *slot, (const UChar *)v);
+	load_range(spy_cur, a, 32, spy_site_handle(slot), (const UChar *)v);
 }
 
 /* ---- compare-and-swap, judged after it ran ----
@@ -660,7 +660,7 @@ void spy_cas(Addr a, UWord flags, UInt *slot, ULong old_lo, ULong old_hi)
 	SizeT n = ACC_SIZE(flags);
 	ULong old[2] = { old_lo, old_hi };
 	Bool stored = (flags & ACC_STORED) != 0;
-	UInt h = *slot;
+	UInt h = spy_site_handle(slot);
 
 	switch (spy_cfg.tool) {
 	case SPY_DEAD:

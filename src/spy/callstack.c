@@ -173,14 +173,23 @@ VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp)
 	if (sb->cached == node)
 		return;
 	for (k = 0; k < sb->n; k++) {
-		UInt h = sb->handles[k];
+		UInt h = sb->site[k].handle;
 
-		sb->handles[k] = sb->alt_cached == node ? sb->alt[k]
-			       : spy_handle(spy_cct_child(node, sb->addr[k], sb->dtype[k]));
+		sb->site[k].handle = sb->alt_cached == node ? sb->alt[k] : 0;
 		sb->alt[k] = h;
 	}
 	sb->alt_cached = sb->cached;
 	sb->cached = node;
+}
+
+/* Within a superblock the context does not change (a call ends it), so
+ * the node of its entry is the running thread's now. */
+UInt spy_site_resolve(UInt *slot)
+{
+	SpySite *s = (SpySite *)slot;
+
+	s->handle = spy_handle(spy_cct_child(spy_cur_node, s->pc, (UChar)s->dtype));
+	return s->handle;
 }
 
 /* At the end of a superblock ending in a call; sp points at the pushed

@@ -2,8 +2,9 @@
  * instrument.c - which helper runs at which access, in VEX IR.
  *
  * Per superblock: one call at its start keeps the calling context current
- * and gives every instruction that accesses memory a context handle
- * (SpySB.handles, read by the helpers through a constant pointer). Then,
+ * and lets every instruction that accesses memory find its context handle
+ * (SpySB.site[].handle, read by the helpers through a constant pointer,
+ * looked up when first needed in a context: spy_site_handle). Then,
  * per access:
  *
  *   dead    before each load and store (the store's value is irrelevant)
@@ -35,7 +36,7 @@ struct insn {
 	Bool writes_sp;
 	Bool relevant;		/* has an access this tool looks at */
 	UChar dtype;
-	Int site;		/* index in SpySB.handles, -1 if none */
+	Int site;		/* index in SpySB.site, -1 if none */
 };
 
 struct ctx {
@@ -282,7 +283,7 @@ static void call(IRSB *out, const HChar *name, void *fn, IRExpr **args, IRExpr *
 
 static IRExpr *slot_of(struct ctx *c, const struct insn *in)
 {
-	return hw((HWord)&c->sb->handles[in->site]);
+	return hw((HWord)&c->sb->site[in->site].handle);
 }
 
 static UWord flags_of(const struct insn *in, Int size)
@@ -616,17 +617,14 @@ static SpySB *new_sb(struct insn *ins, Int ninsn)
 	for (k = 0; k < ninsn; k++)
 		if (ins[k].relevant)
 			ins[k].site = n++;
-	sb = VG_(malloc)("witchspy.sb", sizeof(SpySB) + n * (2 * sizeof(UInt) + sizeof(Addr) + 1));
+	sb = VG_(calloc)("witchspy.sb", 1, sizeof(SpySB) + n * (sizeof(SpySite) + sizeof(UInt)));
 	sb->cached = sb->alt_cached = 0xffffffffu;
 	sb->n = (UInt)n;
-	sb->alt = sb->handles + n;
-	sb->addr = (Addr *)(sb->alt + n);
-	sb->dtype = (UChar *)(sb->addr + n);
+	sb->alt = (UInt *)(sb->site + n);
 	for (k = 0; k < ninsn; k++)
 		if (ins[k].site >= 0) {
-			sb->addr[ins[k].site] = ins[k].addr;
-			sb->dtype[ins[k].site] = ins[k].dtype;
-			sb->handles[ins[k].site] = 0;
+			sb->site[ins[k].site].pc = ins[k].addr;
+			sb->site[ins[k].site].dtype = ins[k].dtype;
 		}
 	return sb;
 }
