@@ -85,8 +85,8 @@ if [ ! -r "$TOP/build/lib/witch/libwitchcausal.so" ]; then
 	exit
 fi
 
-./prog 1500 p >native.out
-"$WITCH" causal -o run1 -- ./prog 1500 p >run1.out 2>run1.err
+./prog 5000 p >native.out
+"$WITCH" causal -o run1 -- ./prog 5000 p >run1.out 2>run1.err
 is $? 7 "the program's exit status passes through"
 cmp -s native.out run1.out
 ok $? "its output passes through unchanged"
