@@ -328,9 +328,9 @@ static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *
 static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt *slot);
 
 /* Most stores cover no pending byte, in a chunk that exists: decided and
- * recorded here, where no call is made; the rest in dead_store_slow. On
- * xz, bzip2 and gzip the two splits cut DeadSpy's time by 5-15 %; on
- * listing2, where nearly every access finds a pending store, it costs 10 %. */
+ * recorded here, where no call is made; the rest in dead_store_slow. A
+ * program where nearly every access finds a pending store (listing2) pays
+ * for the check twice, and was measured slower. */
 VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot)
 {
 	SizeT n = ACC_SIZE(flags), k;

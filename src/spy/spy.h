@@ -176,10 +176,10 @@ typedef struct {
 
 /*
  * A new calling context used to look up every site's node at superblock
- * entry: in sqlite3, whose functions are called from many places, that was
- * 38 % of DeadSpy's time. Now entry only clears the handles, and a site's
- * node is looked up when a helper needs it (a DeadSpy load with nothing
- * pending never does).
+ * entry: in sqlite3, whose functions are called from many places, that
+ * lookup led a perf profile of DeadSpy. Now entry only clears the handles,
+ * and a site's node is looked up when a helper needs it (a DeadSpy load
+ * with nothing pending never does).
  */
 UInt spy_site_resolve(UInt *slot);
 
