@@ -244,19 +244,16 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 	char err[2048];
 	uint32_t id;
 	size_t i;
+	int no_debug = 0;
 
 	if (wc_lines_set_scope(t, o->scope, o->nscope))
 		return fail("out of memory");
 	if (is_elf(target)) {
-		int rc = wc_lines_add_module(t, target, err, sizeof(err));
-
 		/* A program from a distribution rarely has debug information,
 		 * its libraries often do (libc6-dbg): with --binary-scope, go
-		 * on with theirs, and say so. */
-		if (rc == -2 && o->nbinaries)
-			fprintf(stderr, WHO ": warning: %s has no debug information; only the lines "
-					"of the --binary-scope libraries are sped up\n", target);
-		else if (rc)
+		 * on with theirs, and say so once they have loaded. */
+		no_debug = wc_lines_add_module(t, target, err, sizeof(err));
+		if (no_debug && !(no_debug == -2 && o->nbinaries))
 			return fail("%s", err);
 	} else if (!o->nbinaries) {
 		return fail("%s is a #! script: name the program whose lines to profile with "
@@ -271,6 +268,9 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 		if (wc_lines_add_module(t, o->binaries[i], err, sizeof(err)))
 			return fail("%s", err);
 	}
+	if (no_debug)
+		fprintf(stderr, WHO ": warning: %s has no debug information; only the lines of the "
+				"--binary-scope libraries are sped up\n", target);
 	if (wc_lines_finish(t, err, sizeof(err)))
 		return fail("%s", err);
 	for (i = 0; i < o->nprogress; i++)

@@ -169,6 +169,8 @@ is "$(cat run8.err)" "witch causal: warning: ./uselib-nodebug has no debug infor
 	"and a one-line warning says whose lines are sped up"
 is "$(grep '^module' run8/.causal-lines | cut -f2,3 | sed 's|/.*/||' | tr '\t\n' ': ')" "0:libcz.so " \
 	"the line table has the library alone"
+expect_error "--binary-scope without debug information either" 'prog-nodebug has no debug information; rebuild it with -g' \
+	"$WITCH" causal -o run9 --binary-scope=prog-nodebug -- ./prog-nodebug
 "$WITCH" report --format=json run8 >run8.json 2>/dev/null
 like "$(json run8.json '.lines[].location' | tr '\n' ' ')" "/lib.c:$(line_of lib.c LIBHOT) " \
 	"its hot line is sped up"
