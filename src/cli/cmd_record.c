@@ -36,6 +36,11 @@ static const char usage_text[] =
 	"                            up to 250 uses a cheap POSIX CPU timer, above uses perf task-clock)\n"
 	"  --period=NS               sample every NS nanoseconds of CPU time instead of --rate\n"
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
+	"  --watch=auto|registers|pages\n"
+	"                            how to watch: hardware debug registers, or page protection\n"
+	"                            and single steps where those do not fire (slower per trap,\n"
+	"                            and only until the program starts a second thread);\n"
+	"                            auto (default) takes registers when they work\n"
 	"  --approx=TOL              relative tolerance for floating-point equality in the\n"
 	"                            silent and load crafts (default 0.01; 0: exact only)\n"
 	"  --no-follow               profile only PROGRAM's own process, not the programs it\n"
@@ -48,6 +53,7 @@ struct record_opts {
 	long rate, period;
 	const char *approx;
 	int registers;
+	const char *watch;
 	int quiet;
 	int no_follow;
 };
@@ -69,6 +75,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "period", required_argument, NULL, 'p' },
 		{ "registers", required_argument, NULL, 'n' },
 		{ "approx", required_argument, NULL, 'a' },
+		{ "watch", required_argument, NULL, 'w' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -80,6 +87,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->craft = "dead";
 	o->rate = DEFAULT_RATE;
+	o->watch = "auto";
 	/* "+": stop at the program name, its options are its own. */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
@@ -119,6 +127,11 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			o->approx = optarg;
 			break;
 		}
+		case 'w':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "registers") && strcmp(optarg, "pages"))
+				return fail("--watch=%s: give auto, registers or pages%s", optarg, "");
+			o->watch = optarg;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -158,10 +171,42 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
 	setenv("WITCH_REGISTERS", num, 1);
 	setenv("WITCH_APPROX", o->approx ? o->approx : "0.01", 1);
+	setenv("WITCH_WATCH", o->watch, 1);
 	if (o->no_follow)
 		setenv("WITCH_NO_FOLLOW", "1", 1);
 	else
 		unsetenv("WITCH_NO_FOLLOW");
+}
+
+/*
+ * Registers or pages (src/runtime/pagewatch.c). Sets o->watch to what the
+ * run uses and *regs to the registers (or stand-ins) it may take.
+ */
+static int choose_watch(struct record_opts *o, int *regs)
+{
+	char err[1024], why[1024];
+
+	if (!strcmp(o->watch, "pages")) {
+		if (perf_page_watch_ok(err, sizeof(err)) < 0)
+			return fail("%s%s", err, "");
+		*regs = 4;
+		return 0;
+	}
+	*regs = perf_debug_registers(err, sizeof(err));
+	if (*regs > 0) {
+		o->watch = "registers";
+		return 0;
+	}
+	if (!strcmp(o->watch, "registers"))
+		return fail("%s%s", err, "; `witch spy` needs no debug registers");
+	if (perf_page_watch_ok(why, sizeof(why)) < 0)
+		return fail("%s; and %s", err, why);
+	if (!o->quiet)
+		fprintf(stderr, WHO ": debug registers do not fire on this machine (see witch doctor); "
+				"watching with page protection and single steps instead (--watch=pages)\n");
+	o->watch = "pages";
+	*regs = 4;
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -193,9 +238,8 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	/* The user's own mistakes (target, output directory) are reported
 	 * before the machine's, which they cannot fix as easily. */
-	regs = perf_debug_registers(err, sizeof(err));
-	if (regs <= 0)
-		return fail("%s%s", err, "; `witch spy` needs no debug registers");
+	if (choose_watch(&o, &regs))
+		return 2;
 	if (o.registers > regs) {
 		snprintf(err, sizeof(err), "%d", regs);
 		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,

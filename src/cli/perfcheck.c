@@ -2,6 +2,7 @@
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "cli/perfcheck.h"
@@ -98,6 +99,22 @@ int perf_debug_registers(char *err, size_t errlen)
 		 "witch record needs them (a debugger or another profiler may hold them all)",
 		 strerror(e));
 	return 0;
+}
+
+/*
+ * --watch=pages needs syscall user dispatch (Linux 5.11) to keep protected
+ * pages away from system calls. Asking it to stay off tells whether the
+ * kernel knows it, without turning it on.
+ */
+int perf_page_watch_ok(char *err, size_t errlen)
+{
+	if (prctl(59 /* PR_SET_SYSCALL_USER_DISPATCH */, 0 /* OFF */, 0, 0, 0) == 0)
+		return 0;
+	snprintf(err, errlen,
+		 "watching with page protection needs syscall user dispatch (Linux 5.11 or "
+		 "later; prctl says: %s)",
+		 strerror(errno));
+	return -1;
 }
 
 int perf_task_clock_ok(char *err, size_t errlen)

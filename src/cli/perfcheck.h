@@ -16,6 +16,8 @@ int perf_debug_registers(char *err, size_t errlen);
 
 /* 0 when a perf task-clock event (witch causal's sampler) can be opened;
  * -1 with the reason in err. */
+/* 0 if witch record --watch=pages can run here, else -1 and why in err. */
+int perf_page_watch_ok(char *err, size_t errlen);
 int perf_task_clock_ok(char *err, size_t errlen);
 
 #endif

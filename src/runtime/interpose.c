@@ -28,7 +28,10 @@
 #define EXPORT __attribute__((visibility("default")))
 #define NSIGS 65
 
-enum managed { UNMANAGED = 0, STANDIN, OWN };
+/* OWN: witch's signal, the program's action only remembered. SHARED
+ * (--watch=pages): witch's handler takes what is witch's and forwards the
+ * rest to the program's remembered action. */
+enum managed { UNMANAGED = 0, STANDIN, OWN, SHARED };
 
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 static int (*real_sigprocmask)(int, const sigset_t *, sigset_t *);
@@ -112,7 +115,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	real_sigaction(sig, &dfl, NULL);
 	/* A fault re-executes and faults again; a sent signal is sent again
 	 * (blocked until this handler returns). */
-	if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT)
+	if (si->si_code <= 0 || sig == SIGABRT || sig == SIGTERM || sig == SIGINT || sig == SIGTRAP)
 		syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
 }
 
@@ -152,10 +155,58 @@ void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *))
 	memset(&app_action[wt_sig_trap], 0, sizeof(struct sigaction));
 }
 
+void wt_interpose_share(int sig)
+{
+	if (managed[sig] != STANDIN)
+		real_sigaction(sig, NULL, &app_action[sig]);
+	managed[sig] = SHARED;
+}
+
+/* Run the program's action for a signal witch did not want, as the
+ * kernel would have. */
+void wt_interpose_forward(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction a = app_action[sig];
+	sigset_t mask, old;
+
+	if (a.sa_handler == SIG_DFL || a.sa_handler == SIG_IGN) {
+		on_fatal(sig, si, uc);
+		return;
+	}
+	mask = a.sa_mask;
+	if (!(a.sa_flags & SA_NODEFER))
+		sigaddset(&mask, sig);
+	if (a.sa_flags & SA_RESETHAND)
+		app_action[sig].sa_handler = SIG_DFL;
+	real_pthread_sigmask(SIG_BLOCK, &mask, &old);
+	if (a.sa_flags & SA_SIGINFO)
+		a.sa_sigaction(sig, si, uc);
+	else
+		a.sa_handler(sig);
+	real_pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* --watch=pages: the kernel writes the frame of a handler that does not
+ * run on an alternate stack onto the thread's stack. */
+static volatile int handler_on_stack;
+
+static void note_handler(const struct sigaction *act)
+{
+	if (act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN &&
+	    !(act->sa_flags & SA_ONSTACK))
+		handler_on_stack = 1;
+}
+
+int wt_interpose_handler_on_stack(void)
+{
+	return handler_on_stack;
+}
+
 EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	if (!real_sigaction)
 		wt_interpose_resolve();
+	note_handler(act);
 	if (sig <= 0 || sig >= NSIGS || !managed[sig])
 		return real_sigaction(sig, act, oact);
 	if (oact)
@@ -163,7 +214,7 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oac
 	if (!act)
 		return 0;
 	app_action[sig] = *act;
-	if (managed[sig] == OWN)
+	if (managed[sig] == OWN || managed[sig] == SHARED)
 		return 0;	/* remembered and reported, never installed */
 	if (!(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL) {
 		managed[sig] = STANDIN;
@@ -178,6 +229,8 @@ EXPORT sighandler_t signal(int sig, sighandler_t handler)
 
 	if (!real_signal)
 		wt_interpose_resolve();
+	if (handler != SIG_DFL && handler != SIG_IGN && handler != SIG_ERR)
+		handler_on_stack = 1;
 	if (sig <= 0 || sig >= NSIGS || !managed[sig])
 		return real_signal(sig, handler);
 	/* glibc's signal(): BSD semantics. */
@@ -206,6 +259,12 @@ static const sigset_t *without_own(int how, const sigset_t *set, sigset_t *copy,
 	*copy = *set;
 	sigdelset(copy, wt_sig_sample);
 	sigdelset(copy, wt_sig_trap);
+	/* A blocked fault or trap kills: never let the program block witch's. */
+	if (managed[SIGSEGV] == SHARED) {
+		sigdelset(copy, SIGSEGV);
+		sigdelset(copy, SIGTRAP);
+		sigdelset(copy, SIGSYS);
+	}
 	return copy;
 }
 

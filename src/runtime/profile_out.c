@@ -172,6 +172,11 @@ static void write_stats(void)
 			stat_line("peak_rss_kb", (uint64_t)ru.ru_maxrss);
 	}
 	stat_line("arm_failed", sum.arm_failed);
+	if (wt_pages_mode) {
+		stat_line("false_faults", sum.false_faults);
+		stat_line("watches_ended", sum.watches_ended);
+		stat_line("steps", sum.steps);
+	}
 	stat_line("threads", threads);
 	stat_line("threads_unsampled", (uint64_t)unsampled_threads);
 	stat_line("nodes_dropped", dropped);

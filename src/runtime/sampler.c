@@ -56,6 +56,29 @@ static void arm_timer(struct wt_thread *t)
 	timer_settime(t->timer, 0, &it, NULL);
 }
 
+/*
+ * Push the pending sample back by ns of CPU time that was witch's, not
+ * the program's (--watch=pages: a fault on a watched page). Otherwise the
+ * timer would expire where the overhead is, and samples gather on the
+ * accesses that fault. The perf task-clock source cannot move a pending
+ * expiry; its next interval grows instead (next_interval).
+ */
+void wt_sampler_defer(struct wt_thread *t, uint64_t ns)
+{
+	struct itimerspec it;
+	uint64_t left;
+
+	if (!t->have_timer || t->timer_fd >= 0 || timer_gettime(t->timer, &it) < 0)
+		return;
+	left = (uint64_t)it.it_value.tv_sec * 1000000000ULL + (uint64_t)it.it_value.tv_nsec;
+	if (!left)
+		return;	/* expired: the sample is on its way */
+	left += ns;
+	it.it_value.tv_sec = (time_t)(left / 1000000000ULL);
+	it.it_value.tv_nsec = (long)(left % 1000000000ULL);
+	timer_settime(t->timer, 0, &it, NULL);
+}
+
 int wt_sampler_start(struct wt_thread *t)
 {
 	struct sigevent ev;

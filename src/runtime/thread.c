@@ -88,9 +88,13 @@ static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 	(void)si;
 	handler_depth++;
 	if (t && t->ready && !wt_stopping) {
+		if (wt_pages_mode)
+			wt_pages_enter(t, ucv);
 		start = thread_cpu_ns();
 		wt_on_sample(t, ucv);
 		charge(t, start);
+		if (wt_pages_mode)
+			wt_pages_leave(t);
 	}
 	handler_depth--;
 	errno = saved;
@@ -111,6 +115,45 @@ static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
 	}
 	handler_depth--;
 	errno = saved;
+}
+
+/*
+ * --watch=pages: a fault, a single step or a dispatched system call is
+ * witch's when pagewatch.c says so; anything else is the program's own
+ * and goes where the program asked.
+ */
+static void on_page_signal(int sig, siginfo_t *si, void *ucv)
+{
+	struct wt_thread *t = self && self->ready ? self : NULL;
+	int saved = errno, mine;
+	uint64_t start = 0;
+
+	handler_depth++;
+	if (t) {
+		wt_pages_enter(t, ucv);
+		start = thread_cpu_ns();
+	}
+	if (sig == SIGSEGV)
+		mine = wt_pages_fault(t, si, ucv);
+	else if (sig == SIGTRAP)
+		mine = wt_pages_step(t, si, ucv);
+	else
+		mine = wt_pages_syscall(t, si, ucv);
+	if (t) {
+		uint64_t before = t->handler_ns_since_sample;
+
+		charge(t, start);
+		/* Faults and steps are witch's time: the pending sample waits. */
+		if (mine && sig != SIGSYS && t->timer_fd < 0) {
+			wt_sampler_defer(t, t->handler_ns_since_sample - before);
+			t->handler_ns_since_sample = before;
+		}
+		wt_pages_leave(t);
+	}
+	handler_depth--;
+	errno = saved;
+	if (!mine)
+		wt_interpose_forward(sig, si, ucv);
 }
 
 /* A full real-time signal queue turns perf's signal into SIGIO, whose
@@ -134,7 +177,12 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	/* Traps and samples never interrupt each other's bookkeeping. */
 	sigaddset(&sa.sa_mask, wt_sig_sample);
 	sigaddset(&sa.sa_mask, wt_sig_trap);
-	wt_real_sigaction(sig, &sa, NULL);
+	/* --watch=pages: handlers return through code that may make a
+	 * system call while the selector blocks them (pagewatch.c). */
+	if (wt_pages_mode)
+		wt_pages_sigaction(sig, fn, &sa.sa_mask);
+	else
+		wt_real_sigaction(sig, &sa, NULL);
 }
 
 static void stack_bounds(struct wt_thread *t)
@@ -175,6 +223,11 @@ int wt_thread_start(void)
 	syscall(SYS_arch_prctl, ARCH_GET_FS, &t->fs_base);
 	syscall(SYS_arch_prctl, ARCH_GET_GS, &t->gs_base);
 	stack_bounds(t);
+	if (wt_pages_mode && wt_pages_thread_start(t) < 0) {
+		__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
+		wt_count_unsampled_thread();
+		return -1;
+	}
 	/* One register is the probe's; the others watch. */
 	t->nslots = nregisters - 1;
 	for (i = 0; i < WT_MAX_SLOTS; i++)
@@ -253,6 +306,8 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 
 	if (!real)
 		real = dlsym(RTLD_NEXT, "pthread_create");
+	if (active)
+		wt_pages_second_thread();
 	if (!active || !(a = malloc(sizeof(*a))))
 		return real(th, attr, fn, arg);
 	a->fn = fn;
@@ -289,6 +344,7 @@ static int read_config(void)
 	wt_cfg.rate_hz = env_long("WITCH_RATE", 200);
 	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0);
 	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS);
+	wt_pages_mode = getenv("WITCH_WATCH") && !strcmp(getenv("WITCH_WATCH"), "pages");
 	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
 	if (wt_cfg.rate_hz <= 0)
 		wt_cfg.rate_hz = 200;
@@ -352,6 +408,8 @@ static void after_fork_child(void)
 	all_threads = NULL;
 	self = NULL;
 	fd_budget = fd_budget_total;	/* the child has one thread */
+	if (wt_pages_mode)
+		wt_pages_after_fork();
 	process_id = getpid();
 	finished = 0;
 	wt_stopping = 0;
@@ -367,7 +425,8 @@ __attribute__((constructor)) static void witch_init(void)
 {
 	if (read_config() < 0)
 		return;
-	nregisters = wt_debug_registers();
+	/* --watch=pages stands in for all four registers. */
+	nregisters = wt_pages_mode ? WT_MAX_SLOTS : wt_debug_registers();
 	if (nregisters > wt_cfg.registers)
 		nregisters = wt_cfg.registers;
 	if (nregisters > WT_MAX_SLOTS)
@@ -382,6 +441,15 @@ __attribute__((constructor)) static void witch_init(void)
 	install(wt_sig_sample, on_sample_signal);
 	install(wt_sig_trap, on_trap_signal);
 	wt_interpose_signals(on_sigio);
+	if (wt_pages_mode) {
+		wt_pages_calibrate();
+		wt_interpose_share(SIGSEGV);
+		wt_interpose_share(SIGTRAP);
+		wt_interpose_share(SIGSYS);
+		install(SIGSEGV, on_page_signal);
+		install(SIGTRAP, on_page_signal);
+		install(SIGSYS, on_page_signal);
+	}
 	process_id = getpid();
 	if (getenv("WITCH_NO_FOLLOW")) {
 		/* Programs this one starts are not profiled. */

@@ -50,6 +50,8 @@ int wt_slot_program(struct wt_slot *s, int bp_type, uintptr_t addr, unsigned len
 	struct perf_event_attr a;
 	struct wt_thread *t = wt_self();
 
+	if (wt_pages_mode)
+		return wt_pages_program(t, s, bp_type, addr, len);
 	if (s->fd >= 0 && !modify_broken) {
 		wt_perf_breakpoint_attr(&a, bp_type, addr, len);
 		if (ioctl(s->fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) == 0)
@@ -79,6 +81,8 @@ done:
 
 void wt_slot_disable(struct wt_slot *s)
 {
+	if (wt_pages_mode)
+		wt_pages_release(wt_self(), s);
 	if (s->fd >= 0)
 		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 	s->state = WT_SLOT_FREE;
@@ -89,6 +93,8 @@ void wt_slots_close(struct wt_thread *t)
 	int i;
 
 	for (i = 0; i < t->nslots; i++) {
+		if (wt_pages_mode)
+			wt_pages_release(t, &t->slot[i]);
 		if (t->slot[i].fd >= 0)
 			close(t->slot[i].fd);
 		t->slot[i].fd = -1;
@@ -124,7 +130,8 @@ unsigned wt_pause_stack_watches(struct wt_thread *t, const ucontext_t *uc)
 	for (i = 0; i < t->nslots; i++) {
 		struct wt_slot *s = &t->slot[i];
 
-		if (s->state != WT_SLOT_WATCH || s->addr + 256 < sp || s->addr >= t->stack_hi)
+		/* --watch=pages: handlers run with the pages exposed. */
+		if (s->fd < 0 || s->state != WT_SLOT_WATCH || s->addr + 256 < sp || s->addr >= t->stack_hi)
 			continue;
 		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 		paused |= 1u << i;
@@ -204,7 +211,7 @@ static uintptr_t trap_ea(const struct wd_access *a, const ucontext_t *uc,
 	return wd_effective_address(a, uc, t->fs_base, t->gs_base);
 }
 
-static void on_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
+void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 {
 	uintptr_t pcs[WT_MAX_FRAMES], start, end, ea;
 	struct wd_access acc;
@@ -255,7 +262,7 @@ void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc)
 		if (s->fd != fd)
 			continue;
 		if (s->state == WT_SLOT_WATCH)
-			on_watch_trap(t, s, uc);
+			wt_watch_trap(t, s, uc);
 		else
 			t->st.traps_lost++;	/* queued before the slot was freed */
 		return;

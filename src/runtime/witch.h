@@ -50,6 +50,9 @@ struct wt_stats {
 	uint64_t stores_ignored;
 	uint64_t handler_ns;		/* CPU time spent in witch's handlers */
 	uint64_t arm_failed;
+	uint64_t false_faults;		/* --watch=pages: faults on other bytes of a watched page */
+	uint64_t watches_ended;		/* --watch=pages: ended unjudged by a system call or thread */
+	uint64_t steps;			/* --watch=pages: single steps of the probe */
 };
 
 enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH };
@@ -61,6 +64,7 @@ struct wt_slot {
 	int bp_type;		/* HW_BREAKPOINT_* currently programmed */
 	uintptr_t addr;		/* watched address (aligned) */
 	unsigned len;		/* watched length: 1, 2, 4 or 8 */
+	uintptr_t page;		/* --watch=pages: the protected page, 0 if none */
 	uint32_t watch_node;	/* CCT node of the sampled access */
 	struct wd_access acc;	/* the sampled access */
 	uintptr_t ea;		/* its effective address */
@@ -117,6 +121,13 @@ struct wt_thread {
 	struct wt_stats st;
 	uint64_t handler_ns_since_sample;	/* handler CPU time since the timer was armed */
 	stack_t altstack;
+	/* --watch=pages (pagewatch.c) */
+	volatile char sud_selector;	/* syscall user dispatch: 1 blocks system calls */
+	ucontext_t *uc;			/* the running handler's context */
+	uintptr_t step_to;		/* the probe steps until this PC */
+	int steps_left;
+	int fault_step;			/* an instruction steps over a fault */
+	int fault_slot;			/* the watch it hit, or -1 */
 };
 
 extern struct wt_config wt_cfg;
@@ -135,6 +146,11 @@ void wt_exec_failed(void);
 void wt_interpose_resolve(void);
 void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *));
 int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
+/* --watch=pages: witch handles sig first, the program's action gets the rest. */
+void wt_interpose_share(int sig);
+void wt_interpose_forward(int sig, siginfo_t *si, void *uc);
+/* The program has a signal handler whose frames go on the thread's stack. */
+int wt_interpose_handler_on_stack(void);
 
 /* thread.c */
 struct wt_thread *wt_self(void);
@@ -146,6 +162,7 @@ void wt_thread_stop(void);
 int wt_sampler_start(struct wt_thread *t);
 void wt_sampler_stop(struct wt_thread *t);
 void wt_on_sample(struct wt_thread *t, ucontext_t *uc);
+void wt_sampler_defer(struct wt_thread *t, uint64_t ns);
 
 /* probe.c */
 void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t proc_start,
@@ -160,10 +177,27 @@ void wt_slot_disable(struct wt_slot *s);
 void wt_slot_free(struct wt_thread *t, struct wt_slot *s);
 void wt_slots_close(struct wt_thread *t);
 void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
+void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
 unsigned wt_watch_len(uintptr_t ea, unsigned size, uintptr_t *aligned);
 unsigned wt_occupied(const struct wt_thread *t);
 unsigned wt_pause_stack_watches(struct wt_thread *t, const ucontext_t *uc);
 void wt_resume_watches(struct wt_thread *t, unsigned paused);
+
+/* pagewatch.c: watches without debug registers */
+extern int wt_pages_mode;
+int wt_pages_thread_start(struct wt_thread *t);
+int wt_pages_program(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t addr,
+		     unsigned len);
+void wt_pages_release(struct wt_thread *t, struct wt_slot *s);
+void wt_pages_enter(struct wt_thread *t, ucontext_t *uc);
+void wt_pages_leave(struct wt_thread *t);
+void wt_pages_second_thread(void);
+void wt_pages_after_fork(void);
+int wt_pages_fault(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
+int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
+int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
+void wt_pages_calibrate(void);
+int wt_pages_sigaction(int sig, void (*fn)(int, siginfo_t *, void *), const sigset_t *mask);
 
 /* unwind.c */
 int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,

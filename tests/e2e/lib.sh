@@ -96,21 +96,33 @@ expect_error() {
 # tells such a machine from a bug in witch.
 debug_registers_fire() { "$PROGS/dr_probe" >/dev/null 2>&1; }
 
-# refuses_without_debug_registers: on such a machine witch record must say
-# so in one line, exit non-zero and leave no profile.
+# refuses_without_debug_registers: on such a machine witch record
+# --watch=registers must say so in one line, exit non-zero and leave no
+# profile.
 refuses_without_debug_registers() {
-	expect_error "debug registers that do not fire: witch record refuses" \
-		'debug registers|breakpoints' "$WITCH" record -o "$TMP/refused" -- "$PROGS/demo"
+	expect_error "debug registers that do not fire: witch record --watch=registers refuses" \
+		'debug registers|breakpoints' "$WITCH" record --watch=registers -o "$TMP/refused" \
+		-- "$PROGS/demo"
 	[ -z "$(ls "$TMP/refused" 2>/dev/null)" ]; ok $? "and writes no profile"
 }
 
 # needs_debug_registers: the rest of this file measures with witch record.
-# Where the debug registers do not fire, check the refusal instead, mark the
-# rest skipped (prove counts and shows skips) and end the file.
+# Where the debug registers do not fire, check the refusal of
+# --watch=registers; the rest of the file runs with what witch record
+# chooses then, page protection (WATCH_MODE=pages tells the checks).
+WATCH_MODE=registers
 needs_debug_registers() {
 	debug_registers_fire && return 0
 	refuses_without_debug_registers
-	skip "the rest of $(basename "$0"): $("$PROGS/dr_probe")"
+	WATCH_MODE=pages
+}
+
+# needs_registers_for WHAT: a check page protection cannot make (it
+# watches only while the program has one thread). Skips the rest of the
+# file under --watch=pages.
+needs_registers_for() {
+	[ "$WATCH_MODE" = registers ] && return 0
+	skip "the rest of $(basename "$0") ($*): --watch=pages watches only single-threaded programs; $("$PROGS/dr_probe")"
 	done_testing
 	exit
 }
