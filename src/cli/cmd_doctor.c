@@ -74,17 +74,26 @@ static void check_sampling(void)
 	}
 }
 
+static int pages_only;	/* record runs, with --watch=pages */
+
 static void check_registers(void)
 {
-	char err[512], msg[128];
+	char err[512], msg[128], why[512];
 	int n = perf_debug_registers(err, sizeof(err));
 
-	if (n < 2) {
-		item(0, 1, "hardware debug registers", n < 0 || !n ? err : "only one is free; need two");
+	if (n >= 2) {
+		snprintf(msg, sizeof(msg), "%d (one leads samples to their access, %d watch)", n,
+			 n - 1);
+		item(1, 1, "hardware debug registers", msg);
 		return;
 	}
-	snprintf(msg, sizeof(msg), "%d (one leads samples to their access, %d watch)", n, n - 1);
-	item(1, 1, "hardware debug registers", msg);
+	/* Without them, page protection stands in (witch record --watch=pages). */
+	pages_only = perf_page_watch_ok(why, sizeof(why)) == 0;
+	item(0, !pages_only, "hardware debug registers", n < 0 || !n ? err : "only one is free; need two");
+	item(pages_only, 1, "page-protection watches (--watch=pages)",
+	     pages_only ? "witch record uses them instead: slower per trap, and they watch only "
+			  "while a program has one thread"
+			: why);
 }
 
 static void check_modify(void)
@@ -193,6 +202,7 @@ int cmd_doctor(int argc, char **argv)
 	if (argc == 2)
 		check_program(argv[1]);
 	printf("\n%s\n", blocking ? "witch record cannot run here: fix the MISSING items above"
-				  : "witch record can run here");
+			 : pages_only ? "witch record can run here, with --watch=pages"
+				      : "witch record can run here");
 	return blocking ? 1 : 0;
 }

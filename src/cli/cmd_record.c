@@ -202,8 +202,8 @@ static int choose_watch(struct record_opts *o, int *regs)
 	if (perf_page_watch_ok(why, sizeof(why)) < 0)
 		return fail("%s; and %s", err, why);
 	if (!o->quiet)
-		fprintf(stderr, WHO ": debug registers do not fire on this machine (see witch doctor); "
-				"watching with page protection and single steps instead (--watch=pages)\n");
+		fprintf(stderr, WHO ": no usable debug registers (%s); watching with page protection "
+				"and single steps instead (--watch=pages)\n", err);
 	o->watch = "pages";
 	*regs = 4;
 	return 0;
@@ -244,6 +244,13 @@ int cmd_record(int argc, char **argv)
 		snprintf(err, sizeof(err), "%d", regs);
 		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,
 			    "");
+	}
+	if (!strcmp(o.watch, "pages") && (o.period ? o.period < 4000000 : o.rate > 250)) {
+		if (!o.quiet)
+			fprintf(stderr, WHO ": --watch=pages samples at most 250 times a second (the "
+					"CPU-time timer it needs ticks no faster); sampling at 250 Hz\n");
+		o.period = 0;
+		o.rate = 250;
 	}
 	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
 	if (rc)

@@ -58,13 +58,19 @@
 #define TF 0x100UL
 #define PAGE 4096UL
 #define MAX_STEPS 256			/* instructions the probe single-steps */
+/* False faults a watched page may cost before its watches end: enough for
+ * two sweeps of the page a byte at a time (a store in one loop, the next
+ * access in a later loop over the same array); a watch on a page the
+ * program keeps using but never at the watched bytes would otherwise slow
+ * it down a hundredfold until the reservoir replaced it. */
+#define MAX_FALSE_FAULTS 8192
 #define MAX_PAGES WT_MAX_SLOTS
 
 int wt_pages_mode;
 /* CPU time a fault and its step cost outside witch's handlers (the kernel
- * delivering two signals), measured at start: the sampler adds it to the
- * next interval like handler time, so samples follow the program's own
- * time, not the time its watched pages cost. */
+ * delivering two signals), measured at start: the pending sample waits
+ * for it as for handler time (thread.c), so samples follow the program's
+ * own time, not the time its watched pages cost. */
 static uint64_t fault_kernel_ns;
 
 /* rt_sigreturn from a place syscall user dispatch always lets through. */
@@ -85,6 +91,7 @@ static struct {
 	int prot;	/* as the program had it */
 	int refs;	/* slots watching bytes of it */
 	int writes_only;	/* every such slot is a W watch */
+	int false_faults;	/* since the page was protected */
 } pages[MAX_PAGES];
 static int exposed;	/* handlers run: the pages have their own protection back */
 static int threads = 1;
@@ -282,6 +289,7 @@ static int watch(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t 
 		pages[i].page = page;
 		pages[i].prot = prot;
 		pages[i].writes_only = 1;
+		pages[i].false_faults = 0;
 	}
 	pages[i].refs++;
 	if (bp_type != HW_BREAKPOINT_W)
@@ -372,14 +380,31 @@ int wt_pages_thread_start(struct wt_thread *t)
 
 /* --- the three signals -------------------------------------------------- */
 
-static int in_watched_page(uintptr_t addr)
+static int watched_page(uintptr_t addr)
 {
 	int i;
 
 	for (i = 0; i < MAX_PAGES; i++)
 		if (pages[i].refs > 0 && pages[i].page == (addr & ~(PAGE - 1)))
-			return 1;
-	return 0;
+			return i;
+	return -1;
+}
+
+/* The watches on a page that cost too much end unjudged, as if the
+ * reservoir had replaced them. */
+static void give_up_page(struct wt_thread *t, uintptr_t page)
+{
+	int i;
+
+	for (i = 0; i < t->nslots; i++) {
+		struct wt_slot *s = &t->slot[i];
+
+		if (s->state != WT_SLOT_WATCH || s->page != page)
+			continue;
+		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
+		t->st.watches_ended++;
+		wt_slot_free(t, s);
+	}
 }
 
 /* The bytes the faulting instruction (not run yet) will touch, and
@@ -429,16 +454,18 @@ static int hit_slot(const struct wt_thread *t, uintptr_t lo, uintptr_t hi, int w
 int wt_pages_fault(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 {
 	uintptr_t fault = (uintptr_t)si->si_addr, lo, hi;
-	int writes;
+	int writes, p = t ? watched_page(fault) : -1;
 
-	if (!t || si->si_code != SEGV_ACCERR || !in_watched_page(fault))
+	if (!t || si->si_code != SEGV_ACCERR || p < 0)
 		return 0;
 	fault_range(t, uc, fault, &lo, &hi, &writes);
 	t->fault_slot = hit_slot(t, lo, hi, writes);
-	if (t->fault_slot < 0)
+	if (t->fault_slot < 0) {
 		t->st.false_faults++;
+		if (++pages[p].false_faults > MAX_FALSE_FAULTS)
+			give_up_page(t, pages[p].page);
+	}
 	t->fault_step = 1;
-	t->handler_ns_since_sample += fault_kernel_ns;
 	uc->uc_mcontext.gregs[REG_EFL] |= TF;
 	return 1;
 }
@@ -489,6 +516,12 @@ int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 }
 
 /* --- calibration ---------------------------------------------------------- */
+
+/* What the kernel spends delivering one of witch's fault or step signals. */
+uint64_t wt_pages_signal_ns(void)
+{
+	return fault_kernel_ns / 2;
+}
 
 static volatile char *calib_page;
 

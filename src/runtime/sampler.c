@@ -59,15 +59,15 @@ static void arm_timer(struct wt_thread *t)
 /*
  * Push the pending sample back by ns of CPU time that was witch's, not
  * the program's (--watch=pages: a fault on a watched page). Otherwise the
- * timer would expire where the overhead is, and samples gather on the
- * accesses that fault. The perf task-clock source cannot move a pending
- * expiry; its next interval grows instead (next_interval).
+ * timer would expire where the overhead is, and samples would gather in
+ * the phases whose pages are watched.
  */
 void wt_sampler_defer(struct wt_thread *t, uint64_t ns)
 {
 	struct itimerspec it;
 	uint64_t left;
 
+	/* The perf source cannot: --watch=pages runs the POSIX timer. */
 	if (!t->have_timer || t->timer_fd >= 0 || timer_gettime(t->timer, &it) < 0)
 		return;
 	left = (uint64_t)it.it_value.tv_sec * 1000000000ULL + (uint64_t)it.it_value.tv_nsec;

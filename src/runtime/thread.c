@@ -60,7 +60,7 @@ static void *map(size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static uint64_t thread_cpu_ns(void)
+uint64_t wt_thread_cpu_ns(void)
 {
 	struct timespec ts;
 
@@ -72,7 +72,7 @@ static uint64_t thread_cpu_ns(void)
  * CPU time bounded with it, and the profile reports it. */
 static void charge(struct wt_thread *t, uint64_t start)
 {
-	uint64_t ns = thread_cpu_ns() - start;
+	uint64_t ns = wt_thread_cpu_ns() - start;
 
 	t->st.handler_ns += ns;
 	t->handler_ns_since_sample += ns;
@@ -90,7 +90,7 @@ static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 	if (t && t->ready && !wt_stopping) {
 		if (wt_pages_mode)
 			wt_pages_enter(t, ucv);
-		start = thread_cpu_ns();
+		start = wt_thread_cpu_ns();
 		wt_on_sample(t, ucv);
 		charge(t, start);
 		if (wt_pages_mode)
@@ -109,7 +109,7 @@ static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
 	(void)sig;
 	handler_depth++;
 	if (t && t->ready && !wt_stopping) {
-		start = thread_cpu_ns();
+		start = wt_thread_cpu_ns();
 		wt_on_trap(t, si->si_fd, ucv);
 		charge(t, start);
 	}
@@ -131,7 +131,7 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 	handler_depth++;
 	if (t) {
 		wt_pages_enter(t, ucv);
-		start = thread_cpu_ns();
+		start = wt_thread_cpu_ns();
 	}
 	if (sig == SIGSEGV)
 		mine = wt_pages_fault(t, si, ucv);
@@ -143,9 +143,10 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 		uint64_t before = t->handler_ns_since_sample;
 
 		charge(t, start);
-		/* Faults and steps are witch's time: the pending sample waits. */
-		if (mine && sig != SIGSYS && t->timer_fd < 0) {
-			wt_sampler_defer(t, t->handler_ns_since_sample - before);
+		/* Faults and steps are witch's time, the kernel's part of it
+		 * too: the pending sample waits for it. */
+		if (mine && sig != SIGSYS) {
+			wt_sampler_defer(t, t->handler_ns_since_sample - before + wt_pages_signal_ns());
 			t->handler_ns_since_sample = before;
 		}
 		wt_pages_leave(t);
@@ -341,16 +342,23 @@ static int read_config(void)
 		wt_cfg.craft = WT_CRAFT_LOAD;
 	else
 		return -1;
+	wt_pages_mode = getenv("WITCH_WATCH") && !strcmp(getenv("WITCH_WATCH"), "pages");
 	wt_cfg.rate_hz = env_long("WITCH_RATE", 200);
 	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0);
 	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS);
-	wt_pages_mode = getenv("WITCH_WATCH") && !strcmp(getenv("WITCH_WATCH"), "pages");
 	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
 	if (wt_cfg.rate_hz <= 0)
 		wt_cfg.rate_hz = 200;
 	/* POSIX CPU timers tick at most HZ (250) times a second. */
 	wt_cfg.use_perf_clock = wt_cfg.period_ns > 0 ? wt_cfg.period_ns < 4000000
 						     : wt_cfg.rate_hz > 250;
+	if (wt_pages_mode && wt_cfg.use_perf_clock) {
+		/* --watch=pages defers the pending sample by each fault's
+		 * cost, which only the POSIX timer can do (the CLI says so). */
+		wt_cfg.use_perf_clock = 0;
+		wt_cfg.period_ns = 0;
+		wt_cfg.rate_hz = 250;
+	}
 	strncpy(wt_cfg.outdir, out, sizeof(wt_cfg.outdir) - 1);
 	return 0;
 }

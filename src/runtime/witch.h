@@ -135,6 +135,7 @@ extern int wt_sig_sample, wt_sig_trap;
 extern volatile int wt_stopping;
 
 /* thread.c: process life cycle */
+uint64_t wt_thread_cpu_ns(void);
 int wt_in_handler(void);	/* inside witch's own signal handler on this thread */
 void wt_process_exit(int complete);
 /* The image ends: _exit(status >= 0) or a fatal signal (status = -signal). */
@@ -197,6 +198,7 @@ int wt_pages_fault(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 void wt_pages_calibrate(void);
+uint64_t wt_pages_signal_ns(void);
 int wt_pages_sigaction(int sig, void (*fn)(int, siginfo_t *, void *), const sigset_t *mask);
 
 /* unwind.c */

@@ -8,5 +8,9 @@ needs_debug_registers
 ok $? "witch record runs nodead"
 "$WITCH" report --format=json "$TMP/p" >"$TMP/r.json"
 within "$(json "$TMP/r.json" '.totals.redundancy')" 0 0.05 "dead fraction"
-within "$(json "$TMP/r.json" '.totals.traps')" 200 1000000 "enough traps to judge"
+# --watch=pages samples at 250 Hz at most, and a watch there waits out its
+# page's false faults: fewer traps, still enough to bound 5 %.
+min_traps=200
+[ "$WATCH_MODE" = pages ] && min_traps=30
+within "$(json "$TMP/r.json" '.totals.traps')" $min_traps 1000000 "enough traps to judge"
 done_testing

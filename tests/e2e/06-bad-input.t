@@ -37,8 +37,17 @@ else
 		"$WITCH" record -o "$TMP/ro/sub" -- "$PROGS/nodead" 1
 fi
 expect_error "perf_event_open refused" 'perf_event_open was refused.*perf_event_paranoid' \
-	"$PROGS/deny_perf" 13 "$WITCH" record -o "$TMP/x1" -- "$PROGS/nodead" 1
+	"$PROGS/deny_perf" 13 "$WITCH" record --watch=registers -o "$TMP/x1" -- "$PROGS/nodead" 1
 expect_error "no debug registers" 'no hardware debug registers available' \
-	"$PROGS/deny_perf" 28 "$WITCH" record -o "$TMP/x2" -- "$PROGS/nodead" 1
+	"$PROGS/deny_perf" 28 "$WITCH" record --watch=registers -o "$TMP/x2" -- "$PROGS/nodead" 1
 [ ! -e "$TMP/x1" ] && [ ! -e "$TMP/x2" ]; ok $? "refused runs leave no output directory behind"
+# Without perf events at all, page protection and the POSIX CPU timer
+# stand in: the run goes on, and says how it watches.
+"$PROGS/deny_perf" 13 "$WITCH" record -o "$TMP/x3" -- "$PROGS/nodead" 1 >/dev/null 2>"$TMP/err"
+ok $? "perf_event_open refused, default --watch=auto: the run goes on"
+like "$(head -n 1 "$TMP/err")" 'perf_event_open was refused.*watching with page protection' \
+	"and its first line says why and how it watches"
+[ -n "$(ls "$TMP/x3" 2>/dev/null)" ]; ok $? "and writes a profile"
+expect_error "bad --watch" '--watch=sometimes: give auto, registers or pages' \
+	"$WITCH" record --watch=sometimes -- "$PROGS/nodead" 1
 done_testing
