@@ -103,8 +103,8 @@ deps:
 
 demo: deps
 	$(MAKE) all progs
-	@# witch record needs debug registers that fire; where the machine has
-	@# none (see witch doctor), the demo shows the exhaustive witch spy.
+	@# witch record needs debug registers that fire, or page protection
+	@# (see witch doctor); where neither works, the demo shows witch spy.
 	@if $(B)/bin/witch doctor >/dev/null 2>&1; then \
 		$(B)/bin/witch record --craft=dead -o $(B)/demo -- $(B)/progs/demo; \
 	else \

@@ -117,14 +117,13 @@ needs_debug_registers() {
 	WATCH_MODE=pages
 }
 
-# needs_registers_for WHAT: a check page protection cannot make (it
-# watches only while the program has one thread). Skips the rest of the
-# file under --watch=pages.
-needs_registers_for() {
+# registers_only WHAT: false, with WHAT marked skipped, for a check page
+# protection cannot make (it watches only while the program has one
+# thread): `if registers_only "..."; then checks; fi`.
+registers_only() {
 	[ "$WATCH_MODE" = registers ] && return 0
-	skip "the rest of $(basename "$0") ($*): --watch=pages watches only single-threaded programs; $("$PROGS/dr_probe")"
-	done_testing
-	exit
+	skip "$* (--watch=pages watches only single-threaded programs; $("$PROGS/dr_probe"))"
+	return 1
 }
 
 # skip WHAT-AND-WHY: a check this machine cannot make. prove counts skips
