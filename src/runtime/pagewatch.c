@@ -354,6 +354,13 @@ void wt_pages_second_thread(void)
 		end_all(wt_self());
 }
 
+/* Sampling stops (the process ends): the pages are the program's again,
+ * for whatever its exit still does. */
+void wt_pages_stop(struct wt_thread *t)
+{
+	end_all(t);
+}
+
 /* A forked child: one thread, no watches (the parent's pages were exposed
  * by dispatch before fork ran). */
 void wt_pages_after_fork(void)
@@ -454,10 +461,18 @@ static int hit_slot(const struct wt_thread *t, uintptr_t lo, uintptr_t hi, int w
 int wt_pages_fault(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 {
 	uintptr_t fault = (uintptr_t)si->si_addr, lo, hi;
-	int writes, p = t ? watched_page(fault) : -1;
+	int writes, p = watched_page(fault);
 
-	if (!t || si->si_code != SEGV_ACCERR || p < 0)
+	if (si->si_code != SEGV_ACCERR || p < 0)
 		return 0;
+	if (!t || !t->ready) {
+		/* A thread witch does not sample, or the process is ending:
+		 * give every page back, and the access runs again. */
+		end_all(t);
+		if (t)
+			t->uc = NULL;
+		return 1;
+	}
 	fault_range(t, uc, fault, &lo, &hi, &writes);
 	t->fault_slot = hit_slot(t, lo, hi, writes);
 	if (t->fault_slot < 0) {

@@ -125,6 +125,14 @@ static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
 static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 {
 	struct wt_thread *t = self && self->ready ? self : NULL;
+
+	/* A watched page, or a dispatched system call, met after sampling
+	 * stopped on this thread: the pages are given back, the access or
+	 * the call runs again. */
+	if (!t && sig == SIGSEGV && wt_pages_fault(self, si, ucv))
+		return;
+	if (!t && sig == SIGSYS && wt_pages_syscall(self, si, ucv))
+		return;
 	int saved = errno, mine;
 	uint64_t start = 0;
 
@@ -270,6 +278,8 @@ void wt_thread_stop(void)
 	t->ready = 0;
 	wt_sampler_stop(t);
 	wt_slots_close(t);
+	if (wt_pages_mode)
+		wt_pages_stop(t);
 	t->exited = 1;
 	__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
 }

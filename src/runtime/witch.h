@@ -194,6 +194,7 @@ void wt_pages_enter(struct wt_thread *t, ucontext_t *uc);
 void wt_pages_leave(struct wt_thread *t);
 void wt_pages_second_thread(void);
 void wt_pages_after_fork(void);
+void wt_pages_stop(struct wt_thread *t);
 int wt_pages_fault(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);

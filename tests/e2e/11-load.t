@@ -5,7 +5,8 @@
 needs_debug_registers
 
 src=$TOP/tests/progs/loadred.c
-"$WITCH" record --quiet --craft=load --rate=1000 -o "$TMP/p" -- "$PROGS/loadred" >/dev/null
+"$WITCH" record --quiet --craft=load --rate=1000 -o "$TMP/p" -- "$PROGS/loadred" \
+	"$(longer_with_pages 5000)" >/dev/null
 ok $? "witch record --craft=load"
 "$WITCH" report --format=json --top=0 "$TMP/p" >"$TMP/r.json"
 is "$(json "$TMP/r.json" '.tool')" load "JSON tool says load"

@@ -50,6 +50,23 @@ within() {
 
 diag() { echo "# $*"; }
 
+# within_todo_with_pages V LO HI NAME: `within`, except that under
+# --watch=pages a miss is a TAP TODO (reported by prove, not a failure): a
+# target page protection is known not to meet yet, measured on every run.
+within_todo_with_pages() {
+	if [ "$WATCH_MODE" != pages ]; then
+		within "$@"
+		return
+	fi
+	_n=$((_n + 1))
+	if awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; then
+		echo "ok $_n - $4 ($1 in [$2, $3]) # TODO --watch=pages"
+	else
+		echo "not ok $_n - $4 ($1 not in [$2, $3]) # TODO --watch=pages: not met yet"
+		printf "\n%s: TODO under --watch=pages: %s (%s not in [%s, %s])\n" "$(basename "$0")" "$4" "$1" "$2" "$3" >&2
+	fi
+}
+
 done_testing() {
 	echo "1..$_n"
 	[ "$_failed" -eq 0 ]
@@ -115,6 +132,13 @@ needs_debug_registers() {
 	debug_registers_fire && return 0
 	refuses_without_debug_registers
 	WATCH_MODE=pages
+}
+
+# longer_with_pages N: N, or 4N under --watch=pages, which samples at
+# 250 Hz at most: a check tuned for thousands of samples at 1000-4000 Hz
+# gets the program time to collect as many.
+longer_with_pages() {
+	if [ "$WATCH_MODE" = pages ]; then echo $(($1 * 4)); else echo "$1"; fi
 }
 
 # registers_only WHAT: false, with WHAT marked skipped, for a check page

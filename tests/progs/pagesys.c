@@ -3,7 +3,8 @@
  * stores into a buffer (so samples watch its page), then lets the kernel
  * read and write that buffer (read from /dev/zero, write to /dev/null,
  * a pipe round trip), and catches a fault of its own with its own SIGSEGV
- * handler. Any EFAULT, short transfer or lost fault is printed and the
+ * handler; at exit it stores into the buffer once more (witch must have
+ * given the pages back when sampling stopped). Any EFAULT, short transfer or lost fault is printed and the
  * exit status is 1; a clean run prints the same line natively and under
  * witch.
  */
@@ -32,6 +33,11 @@ __attribute__((noipa)) static void fill(char *p, size_t n, int v)
 		p[i] = (char)(v + i);
 }
 
+static void at_exit(void)
+{
+	fill(buf, sizeof(buf), 7);
+}
+
 static int check(const char *what, ssize_t got, size_t want)
 {
 	if (got == (ssize_t)want)
@@ -50,6 +56,7 @@ int main(int argc, char **argv)
 	if (zero < 0 || null < 0 || pipe(pfd) < 0)
 		return 2;
 	signal(SIGSEGV, on_segv);
+	atexit(at_exit);
 	for (int r = 0; r < rounds && !bad; r++) {
 		for (int k = 0; k < 4; k++)
 			fill(buf, sizeof(buf), r + k);
