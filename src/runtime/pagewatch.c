@@ -276,7 +276,14 @@ static int watch(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t 
 	int i, prot;
 
 	wt_pages_release(t, s);	/* the reservoir may replace a watch */
+	uintptr_t tls_lo, tls_hi;
+
 	if (__atomic_load_n(&threads, __ATOMIC_ACQUIRE) != 1 || (wt_interpose_handler_on_stack() && on_stack(t, addr)))
+		return -1;
+	/* A handler reads TLS before it can expose anything (a perl run
+	 * with a watch on errno's page died there). */
+	wt_own_tls(t, &tls_lo, &tls_hi);
+	if (page + PAGE > (tls_lo & ~(PAGE - 1)) && page < tls_hi)
 		return -1;
 	i = page_slot(page);
 	if (i < 0)

@@ -38,6 +38,23 @@ static pthread_key_t thread_key;
 static __thread struct wt_thread *self __attribute__((tls_model("initial-exec")));
 static __thread int handler_depth __attribute__((tls_model("initial-exec")));
 
+/*
+ * The thread's memory witch's handlers touch before they can expose
+ * watched pages: its TLS variables, errno, and the thread control block
+ * the stack protector reads (%fs:0x28). Static TLS lies just below the
+ * TCB, so one range covers them. --watch=pages never protects it.
+ */
+void wt_own_tls(const struct wt_thread *t, uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t a = (uintptr_t)&self, b = (uintptr_t)&handler_depth, e = (uintptr_t)&errno;
+
+	*lo = a < b ? a : b;
+	*lo = e < *lo ? e : *lo;
+	*hi = t->fs_base + 64;
+	if (*hi < *lo)
+		*hi = (a > b ? a : b) + 64;
+}
+
 int wt_in_handler(void)
 {
 	return handler_depth;

@@ -137,6 +137,7 @@ extern volatile int wt_stopping;
 /* thread.c: process life cycle */
 uint64_t wt_thread_cpu_ns(void);
 int wt_in_handler(void);	/* inside witch's own signal handler on this thread */
+void wt_own_tls(const struct wt_thread *t, uintptr_t *lo, uintptr_t *hi);
 void wt_process_exit(int complete);
 /* The image ends: _exit(status >= 0) or a fatal signal (status = -signal). */
 void wt_process_ended(int complete, int status);

@@ -2,7 +2,8 @@
 # --watch=pages (page protection and single steps, where debug registers
 # do not fire) must not change what the program sees: the kernel reads and
 # writes watched pages (syscall user dispatch exposes them first), the
-# program's own SIGSEGV handler still gets its own faults, and fork, exec
+# program's own SIGSEGV handler still gets its own faults, witch's own TLS
+# is never protected, and fork, exec
 # and threads are covered by the other tests on such machines. Forced with
 # --watch=pages, so this runs on any machine.
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +19,12 @@ within "$(json "$TMP/r.json" '.totals.traps')" 1 1e9 "watches judged"
 within "$(json "$TMP/r.json" '.totals.stats.watches_ended')" 1 1e9 \
 	"system calls met watched pages (and ended their watches)"
 within "$(json "$TMP/r.json" '.totals.stats.false_faults')" 1 1e12 "false faults are counted"
+
+# Loads from TLS: the page witch's handlers read first is never protected.
+"$PROGS/tlsload" 2000000 >"$TMP/tn.out"
+"$WITCH" record --quiet --watch=pages --craft=load -o "$TMP/t" -- "$PROGS/tlsload" 2000000 >"$TMP/tw.out"
+ok $? "loads from thread-local storage under --watch=pages: no crash"
+cmp -s "$TMP/tn.out" "$TMP/tw.out"; ok $? "same output"
 
 # A rate the POSIX CPU timer cannot give is lowered, and the run says so.
 "$WITCH" record --watch=pages --rate=1000 -o "$TMP/q" -- "$PROGS/nodead" 5 >/dev/null 2>"$TMP/err"
