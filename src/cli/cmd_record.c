@@ -248,7 +248,7 @@ int cmd_record(int argc, char **argv)
 	if (!strcmp(o.watch, "pages") && (o.period ? o.period < 4000000 : o.rate > 250)) {
 		if (!o.quiet)
 			fprintf(stderr, WHO ": --watch=pages samples at most 250 times a second (the "
-					"CPU-time timer it needs ticks no faster); sampling at 250 Hz\n");
+					"watch of each can cost a thousand page faults); sampling at 250 Hz\n");
 		o.period = 0;
 		o.rate = 250;
 	}

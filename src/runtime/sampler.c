@@ -57,26 +57,14 @@ static void arm_timer(struct wt_thread *t)
 }
 
 /*
- * Push the pending sample back by ns of CPU time that was witch's, not
- * the program's (--watch=pages: a fault on a watched page). Otherwise the
- * timer would expire where the overhead is, and samples would gather in
- * the phases whose pages are watched.
+ * --watch=pages: the timer expired in witch's own time (a fault, a step,
+ * a handler), not the program's. No sample: the next expiry is drawn as
+ * usual. The expiries that remain fall in the program's own time, evenly.
  */
-void wt_sampler_defer(struct wt_thread *t, uint64_t ns)
+void wt_sampler_skip(struct wt_thread *t)
 {
-	struct itimerspec it;
-	uint64_t left;
-
-	/* The perf source cannot: --watch=pages runs the POSIX timer. */
-	if (!t->have_timer || t->timer_fd >= 0 || timer_gettime(t->timer, &it) < 0)
-		return;
-	left = (uint64_t)it.it_value.tv_sec * 1000000000ULL + (uint64_t)it.it_value.tv_nsec;
-	if (!left)
-		return;	/* expired: the sample is on its way */
-	left += ns;
-	it.it_value.tv_sec = (time_t)(left / 1000000000ULL);
-	it.it_value.tv_nsec = (long)(left % 1000000000ULL);
-	timer_settime(t->timer, 0, &it, NULL);
+	t->st.samples_in_witch_time++;
+	arm_timer(t);
 }
 
 int wt_sampler_start(struct wt_thread *t)

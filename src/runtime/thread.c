@@ -108,10 +108,15 @@ static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 		if (wt_pages_mode)
 			wt_pages_enter(t, ucv);
 		start = wt_thread_cpu_ns();
-		wt_on_sample(t, ucv);
+		if (wt_pages_mode && wt_pages_in_own_time(t, ucv))
+			wt_sampler_skip(t);
+		else
+			wt_on_sample(t, ucv);
 		charge(t, start);
-		if (wt_pages_mode)
+		if (wt_pages_mode) {
+			wt_pages_resume_mark(t, ucv);
 			wt_pages_leave(t);
+		}
 	}
 	handler_depth--;
 	errno = saved;
@@ -168,12 +173,11 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 		uint64_t before = t->handler_ns_since_sample;
 
 		charge(t, start);
-		/* Faults and steps are witch's time, the kernel's part of it
-		 * too: the pending sample waits for it. */
-		if (mine && sig != SIGSYS) {
-			wt_sampler_defer(t, t->handler_ns_since_sample - before + wt_pages_signal_ns());
-			t->handler_ns_since_sample = before;
-		}
+		/* A timer expiry in this time is not taken (pagewatch.c), so
+		 * it need not lengthen the next interval either. */
+		t->handler_ns_since_sample = before;
+		if (mine)
+			wt_pages_resume_mark(t, ucv);
 		wt_pages_leave(t);
 	}
 	handler_depth--;
@@ -380,8 +384,9 @@ static int read_config(void)
 	wt_cfg.use_perf_clock = wt_cfg.period_ns > 0 ? wt_cfg.period_ns < 4000000
 						     : wt_cfg.rate_hz > 250;
 	if (wt_pages_mode && wt_cfg.use_perf_clock) {
-		/* --watch=pages defers the pending sample by each fault's
-		 * cost, which only the POSIX timer can do (the CLI says so). */
+		/* --watch=pages: a sample can cost a thousand faults on
+		 * its watched page; the cheap POSIX timer's 250 Hz is the
+		 * most worth paying for (the CLI says so). */
 		wt_cfg.use_perf_clock = 0;
 		wt_cfg.period_ns = 0;
 		wt_cfg.rate_hz = 250;
@@ -477,7 +482,6 @@ __attribute__((constructor)) static void witch_init(void)
 	install(wt_sig_trap, on_trap_signal);
 	wt_interpose_signals(on_sigio);
 	if (wt_pages_mode) {
-		wt_pages_calibrate();
 		wt_interpose_share(SIGSEGV);
 		wt_interpose_share(SIGTRAP);
 		wt_interpose_share(SIGSYS);

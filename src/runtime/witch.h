@@ -19,6 +19,7 @@
 
 #define WT_MAX_SLOTS 4
 #define WT_MAX_FRAMES 256
+#define WT_RESUME_REGS (REG_RIP + 1)	/* r8..r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip */
 
 enum wt_craft { WT_CRAFT_DEAD = 0, WT_CRAFT_SILENT, WT_CRAFT_LOAD };
 
@@ -53,6 +54,7 @@ struct wt_stats {
 	uint64_t false_faults;		/* --watch=pages: faults on other bytes of a watched page */
 	uint64_t watches_ended;		/* --watch=pages: ended unjudged by a system call or thread */
 	uint64_t steps;			/* --watch=pages: single steps of the probe */
+	uint64_t samples_in_witch_time;	/* --watch=pages: timer expiries witch's own time took, not sampled */
 };
 
 enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH };
@@ -128,6 +130,8 @@ struct wt_thread {
 	int steps_left;
 	int fault_step;			/* an instruction steps over a fault */
 	int fault_slot;			/* the watch it hit, or -1 */
+	greg_t resumed[WT_RESUME_REGS];	/* registers witch's last handler returned to */
+	int resumed_valid;
 };
 
 extern struct wt_config wt_cfg;
@@ -164,7 +168,7 @@ void wt_thread_stop(void);
 int wt_sampler_start(struct wt_thread *t);
 void wt_sampler_stop(struct wt_thread *t);
 void wt_on_sample(struct wt_thread *t, ucontext_t *uc);
-void wt_sampler_defer(struct wt_thread *t, uint64_t ns);
+void wt_sampler_skip(struct wt_thread *t);
 
 /* probe.c */
 void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t proc_start,
@@ -199,8 +203,8 @@ void wt_pages_stop(struct wt_thread *t);
 int wt_pages_fault(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
-void wt_pages_calibrate(void);
-uint64_t wt_pages_signal_ns(void);
+void wt_pages_resume_mark(struct wt_thread *t, const ucontext_t *uc);
+int wt_pages_in_own_time(const struct wt_thread *t, const ucontext_t *uc);
 int wt_pages_sigaction(int sig, void (*fn)(int, siginfo_t *, void *), const sigset_t *mask);
 
 /* unwind.c */

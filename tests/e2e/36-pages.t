@@ -26,7 +26,28 @@ within "$(json "$TMP/r.json" '.totals.stats.false_faults')" 1 1e12 "false faults
 ok $? "loads from thread-local storage under --watch=pages: no crash"
 cmp -s "$TMP/tn.out" "$TMP/tw.out"; ok $? "same output"
 
-# A rate the POSIX CPU timer cannot give is lowered, and the run says so.
+# Samples follow the program's own time, not the time its faults cost: a
+# sweep that faults on every store of a watched page and a computation of
+# the same native length get about the same share of samples (they got
+# 78 % and 22 % when the timer counted witch's time as the program's), and
+# the program gets about 250 samples per second of its own CPU time
+# (twice that, then).
+k=$("$PROGS/phases" calibrate)
+"$PROGS/phases" 2000 "$k" >"$TMP/pn.out" 2>"$TMP/pn.cpu"
+"$WITCH" record --quiet --watch=pages --registers=4 --rate=250 -o "$TMP/ph" -- "$PROGS/phases" 2000 "$k" >"$TMP/pw.out" 2>/dev/null
+ok $? "phases under --watch=pages"
+"$WITCH" report --format=json "$TMP/ph" >"$TMP/ph.json"
+samples=$(json "$TMP/ph.json" '.totals.stats.samples')
+swept=$(json "$TMP/ph.json" '.totals.stats.watchpoints_armed')
+expect=$(awk '{ printf "%d", $1 * 250 }' "$TMP/pn.cpu")
+diag "samples $samples (expected about $expect), in the sweep $swept"
+within "$(awk -v a="$swept" -v n="$samples" 'BEGIN { print n ? a / n : 0 }')" 0.35 0.70 \
+	"the sweep's share of samples is about its share of the program's time (0.5)"
+within "$samples" "$((expect / 2))" "$((expect * 3 / 2))" "samples follow the program's CPU time"
+within "$(json "$TMP/ph.json" '.totals.stats.samples_in_witch_time')" 1 1e9 \
+	"timer expiries in witch's time are counted"
+
+# A rate above 250 Hz is lowered, and the run says so.
 "$WITCH" record --watch=pages --rate=1000 -o "$TMP/q" -- "$PROGS/nodead" 5 >/dev/null 2>"$TMP/err"
 ok $? "--rate=1000 with --watch=pages runs"
 like "$(head -n 1 "$TMP/err")" 'samples at most 250 times a second' "and says the rate is lowered"
