@@ -10,7 +10,7 @@ INCS = -Iinclude -Isrc
 B = build
 RT_SRC = $(wildcard src/runtime/*.c) src/profile/writer.c src/profile/escape.c
 REPORT_SRC = $(filter-out src/profile/writer.c,$(wildcard src/profile/*.c)) $(wildcard src/report/*.c)
-CLI_SRC = $(wildcard src/cli/*.c) src/runtime/perf.c
+CLI_SRC = $(wildcard src/cli/*.c) src/runtime/perf.c src/causal/uprobe.c
 
 RT_OBJ = $(RT_SRC:%.c=$(B)/pic/%.o)
 REPORT_OBJ = $(REPORT_SRC:%.c=$(B)/obj/%.o)

@@ -35,6 +35,7 @@ struct wc_config {
 	char outdir[4096];
 	char lines_path[4096];
 	int end_to_end;
+	int progress_uprobes;	/* WITCH_CAUSAL_PROGRESS_COUNTER=uprobe */
 	int fixed_line;		/* -1: chosen by samples */
 	int fixed_speedup;	/* -1: random */
 	int speedups[21];	/* WITCH_CAUSAL_SPEEDUPS (--speedups): draw from these */

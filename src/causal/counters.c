@@ -6,21 +6,27 @@
  * `count` atomically. Counters live in a fixed table and never move.
  *
  * Breakpoint points (`progress` records of the line table) count visits of
- * an address with a perf execute breakpoint in counting mode: no signal,
- * opened once in the main thread and inherited by the threads it and its
- * descendants create (not by forked processes).
+ * an address with a perf execute breakpoint in counting mode, or, where the
+ * CLI found that hardware breakpoints do not fire, with a uprobe (a
+ * software breakpoint the kernel counts): no signal either way, opened once
+ * in the main thread and inherited by the threads it and its descendants
+ * create (not by forked processes).
  */
+#include <limits.h>
 #include <linux/hw_breakpoint.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "causal/causal.h"
+#include "causal/uprobe.h"
 
 struct wc_counter wc_counters[WC_MAX_COUNTERS];
 static int ncounters;
 static int table_lock;
 static int bp_fd[WC_MAX_BREAKPOINTS] = { -1, -1, -1, -1 };
+/* Uprobes' file paths, which the kernel reads at every thread creation. */
+static char bp_path[WC_MAX_BREAKPOINTS][PATH_MAX];
 
 int wc_ncounters(void)
 {
@@ -61,25 +67,33 @@ struct wc_coz_counter *_coz_get_counter(int type, const char *name)
 	return c ? &c->c : NULL;
 }
 
-void wc_breakpoints_open(void)
+static int execute_breakpoint(uintptr_t addr)
 {
 	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.size = sizeof(a);
+	a.bp_type = HW_BREAKPOINT_X;
+	a.bp_addr = addr;
+	a.bp_len = sizeof(long);
+	a.inherit = 1;
+	a.inherit_thread = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void wc_breakpoints_open(void)
+{
 	int i;
 
 	for (i = 0; i < wc_nbps; i++) {
 		if (!wc_bps[i].resolved)
 			continue;
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_BREAKPOINT;
-		a.size = sizeof(a);
-		a.bp_type = HW_BREAKPOINT_X;
-		a.bp_addr = wc_bps[i].addr;
-		a.bp_len = sizeof(long);
-		a.inherit = 1;
-		a.inherit_thread = 1;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		bp_fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		bp_fd[i] = wc_cfg.progress_uprobes
+				   ? wc_uprobe_open(wc_bps[i].addr, bp_path[i], sizeof(bp_path[i]))
+				   : execute_breakpoint(wc_bps[i].addr);
 		wc_profile_progress(wc_bps[i].name, "breakpoint");
 	}
 }

@@ -239,12 +239,14 @@ static int read_config(void)
 {
 	const char *out = getenv("WITCH_OUT"), *lines = getenv("WITCH_CAUSAL_LINES");
 	const char *e2e = getenv("WITCH_CAUSAL_END_TO_END");
+	const char *counter = getenv("WITCH_CAUSAL_PROGRESS_COUNTER");
 
 	if (!out || !*out || !lines || !*lines)
 		return -1;
 	strncpy(wc_cfg.outdir, out, sizeof(wc_cfg.outdir) - 1);
 	strncpy(wc_cfg.lines_path, lines, sizeof(wc_cfg.lines_path) - 1);
 	wc_cfg.end_to_end = e2e && !strcmp(e2e, "1");
+	wc_cfg.progress_uprobes = counter && !strcmp(counter, "uprobe");
 	wc_cfg.fixed_line = (int)env_long("WITCH_CAUSAL_FIXED_LINE", -1);
 	wc_cfg.fixed_speedup = (int)env_long("WITCH_CAUSAL_FIXED_SPEEDUP", -1);
 	if (wc_cfg.fixed_speedup > 100)

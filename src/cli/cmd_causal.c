@@ -285,6 +285,26 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 	return 0;
 }
 
+/*
+ * --progress lines count visits with an execute breakpoint where one fires
+ * (the hardware counts, the cheapest), else with a uprobe (a software
+ * breakpoint: a kernel trap a visit, and it needs CAP_PERFMON); *uprobes
+ * says which. Neither: a one-line error with both reasons.
+ */
+static int progress_counter(const struct causal_opts *o, int *uprobes)
+{
+	char bp_err[512], up_err[512];
+
+	*uprobes = 0;
+	if (!o->nprogress || perf_debug_registers(bp_err, sizeof(bp_err)) > 0)
+		return 0;
+	if (perf_uprobes_ok(up_err, sizeof(up_err)) < 0)
+		return fail("--progress needs hardware breakpoints or uprobes: %s; and %s; or mark "
+			    "progress with COZ_PROGRESS, or use --end-to-end", bp_err, up_err);
+	*uprobes = 1;
+	return 0;
+}
+
 /* Write the table beside the profiles, atomically: a concurrent run must
  * never read half of it. */
 static int write_lines(const struct wc_lines *t, const char *outdir, char *path, size_t cap)
@@ -316,7 +336,7 @@ static void setenv_num(const char *name, long v)
 }
 
 static void set_env(const char *lib, const char *outdir, const char *lines,
-		    const struct causal_opts *o, long fixed_line)
+		    const struct causal_opts *o, long fixed_line, int uprobes)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char buf[PATH_MAX * 2];
@@ -342,6 +362,10 @@ static void set_env(const char *lib, const char *outdir, const char *lines,
 		setenv("WITCH_CAUSAL_SPEEDUPS", o->speedups, 1);
 	else
 		unsetenv("WITCH_CAUSAL_SPEEDUPS");
+	if (uprobes)
+		setenv("WITCH_CAUSAL_PROGRESS_COUNTER", "uprobe", 1);
+	else
+		unsetenv("WITCH_CAUSAL_PROGRESS_COUNTER");
 	if (o->period)
 		setenv_num("WITCH_CAUSAL_PERIOD_NS", o->period);
 	else
@@ -481,7 +505,7 @@ int cmd_causal(int argc, char **argv)
 	size_t nbefore;
 	const char *base;
 	long fixed_line;
-	int status, rc;
+	int status, rc, uprobes = 0;
 
 	memset(&t, 0, sizeof(t));
 	rc = parse(argc, argv, &o);
@@ -497,12 +521,9 @@ int cmd_causal(int argc, char **argv)
 	rc = build_lines(&o, path, &t, &fixed_line);
 	if (rc)
 		goto out;
-	/* --progress lines count visits with execute breakpoints. */
-	if (o.nprogress && perf_debug_registers(err, sizeof(err)) <= 0) {
-		rc = fail("--progress needs hardware breakpoints: %s; or mark progress with "
-			  "COZ_PROGRESS, or use --end-to-end", err);
+	rc = progress_counter(&o, &uprobes);
+	if (rc)
 		goto out;
-	}
 	rc = 2;
 	if (witch_libdir(lib, sizeof(lib)) < 0 ||
 	    (size_t)snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), "/" LIB) >=
@@ -523,7 +544,11 @@ int cmd_causal(int argc, char **argv)
 	if (rc)
 		goto out;
 	wc_lines_free(&t);
-	set_env(lib, outdir, lines_path, &o, fixed_line);
+	set_env(lib, outdir, lines_path, &o, fixed_line, uprobes);
+	/* Said once nothing can fail any more: an error stays one line. */
+	if (uprobes && !o.quiet)
+		fprintf(stderr, WHO ": --progress counts visits with uprobes (hardware breakpoints "
+				"do not work here; see witch doctor)\n");
 	nbefore = snapshot(outdir, &before);
 	status = launch_and_wait(path, argv, WHO);
 	if (status < 0) {

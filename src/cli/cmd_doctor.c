@@ -96,6 +96,17 @@ static void check_registers(void)
 			: why);
 }
 
+/* witch causal --progress counts visits with them where registers do not fire. */
+static void check_uprobes(void)
+{
+	char err[512];
+	int ok = perf_uprobes_ok(err, sizeof(err)) == 0;
+
+	item(ok, 0, "uprobes", ok ? "a test uprobe counted every call (witch causal --progress "
+				    "uses them where hardware breakpoints do not fire)"
+				  : err);
+}
+
 static void check_modify(void)
 {
 	static long target[2];
@@ -196,6 +207,7 @@ int cmd_doctor(int argc, char **argv)
 	check_paranoid();
 	check_sampling();
 	check_registers();
+	check_uprobes();
 	check_modify();
 	check_pmu();
 	check_valgrind();

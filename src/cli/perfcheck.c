@@ -1,10 +1,15 @@
 #include <errno.h>
+#include <limits.h>
+#include <linux/capability.h>
 #include <linux/hw_breakpoint.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "causal/uprobe.h"
 #include "cli/perfcheck.h"
 #include "runtime/perf.h"
 
@@ -128,4 +133,62 @@ int perf_task_clock_ok(char *err, size_t errlen)
 	if (explain_refusal(e, err, errlen) == 0)
 		snprintf(err, errlen, "perf's task-clock event cannot be opened (%s)", strerror(e));
 	return -1;
+}
+
+/* Does this process have CAP_PERFMON or CAP_SYS_ADMIN, which uprobe
+ * events need whatever kernel.perf_event_paranoid says? */
+static int perfmon_capable(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	return (d[CAP_PERFMON / 32].effective >> (CAP_PERFMON % 32) & 1) ||
+	       (d[CAP_SYS_ADMIN / 32].effective >> (CAP_SYS_ADMIN % 32) & 1);
+}
+
+static void explain_uprobe_failure(int e, char *err, size_t errlen)
+{
+	if ((e == EACCES || e == EPERM) && !perfmon_capable())
+		snprintf(err, errlen, "uprobe events were refused (%s): they need root or "
+				      "CAP_PERFMON, whatever kernel.perf_event_paranoid allows", strerror(e));
+	else if (explain_refusal(e, err, errlen) == 0)
+		snprintf(err, errlen, "a uprobe on witch's own code cannot be opened (%s)", strerror(e));
+}
+
+/* What perf_uprobes_ok probes: its first instruction runs once a call. */
+static volatile int probed_calls;
+__attribute__((noinline)) static void probed(void)
+{
+	probed_calls++;
+}
+
+int perf_uprobes_ok(char *err, size_t errlen)
+{
+	static char path[PATH_MAX];	/* the kernel may read it while the event lives */
+	uint64_t count = 0;
+	int fd, i;
+
+	if (wc_uprobe_type() < 0) {
+		snprintf(err, errlen, "this kernel has no uprobe perf events (no "
+				      "/sys/bus/event_source/devices/uprobe: CONFIG_UPROBE_EVENTS is off)");
+		return -1;
+	}
+	fd = wc_uprobe_open((uintptr_t)probed, path, sizeof(path));
+	if (fd < 0) {
+		explain_uprobe_failure(errno, err, errlen);
+		return -1;
+	}
+	for (i = 0; i < 5; i++)
+		probed();
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	close(fd);
+	if (count != 5) {
+		snprintf(err, errlen, "a uprobe opens but counted %llu of 5 calls",
+			 (unsigned long long)count);
+		return -1;
+	}
+	return 0;
 }

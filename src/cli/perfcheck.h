@@ -14,10 +14,15 @@ int perf_paranoid(void);
  * -1 with a reason when perf_event_open itself is refused or missing. */
 int perf_debug_registers(char *err, size_t errlen);
 
-/* 0 when a perf task-clock event (witch causal's sampler) can be opened;
- * -1 with the reason in err. */
 /* 0 if witch record --watch=pages can run here, else -1 and why in err. */
 int perf_page_watch_ok(char *err, size_t errlen);
+
+/* 0 when a perf task-clock event (witch causal's sampler) can be opened;
+ * -1 with the reason in err. */
 int perf_task_clock_ok(char *err, size_t errlen);
+
+/* 0 when a uprobe on witch's own code counts its calls exactly (witch
+ * causal --progress without hardware breakpoints); -1 with the reason. */
+int perf_uprobes_ok(char *err, size_t errlen);
 
 #endif

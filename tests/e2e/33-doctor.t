@@ -17,6 +17,11 @@ else
 	like "$out" 'witch record can run here, with --watch=pages' "concludes"
 fi
 like "$out" 'perf_event_paranoid: -?[0-9]' "shows perf_event_paranoid"
+if uprobes_count; then
+	like "$out" 'OK +uprobes: a test uprobe counted every call' "uprobes count (witch causal --progress without debug registers)"
+else
+	like "$out" 'missing +uprobes: ' "says why uprobes do not count: $("$PROGS/uprobe_probe")"
+fi
 like "$out" 'fast watchpoint modification' "checks PERF_EVENT_IOC_MODIFY_ATTRIBUTES"
 like "$out" 'PMU precise sampling' "checks the PMU"
 like "$out" 'valgrind' "checks valgrind"
@@ -46,4 +51,11 @@ like "$(cat "$TMP/out")" 'MISSING .*setuid' "says the loader ignores LD_PRELOAD 
 ok $? "perf_event_open refused: record still runs, with pages: exit 0"
 like "$(cat "$TMP/out")" 'missing +hardware debug registers: perf_event_open was refused' "says why registers are missing"
 like "$(cat "$TMP/out")" 'can run here, with --watch=pages' "and how record runs"
+like "$(cat "$TMP/out")" 'missing +uprobes: perf_event_open was refused' "and why uprobes are"
+# Uprobes need CAP_PERFMON, whatever perf_event_paranoid allows.
+if [ "$(id -u)" = 0 ] && setpriv --bounding-set=-all --inh-caps=-all true 2>/dev/null; then
+	setpriv --bounding-set=-all --inh-caps=-all "$WITCH" doctor >"$TMP/out"
+	like "$(cat "$TMP/out")" 'missing +uprobes: uprobe events were refused \(Permission denied\): they need root or CAP_PERFMON' \
+		"without CAP_PERFMON: uprobes missing, and why"
+fi
 done_testing

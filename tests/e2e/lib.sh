@@ -115,6 +115,20 @@ expect_error() {
 # tells such a machine from a bug in witch.
 debug_registers_fire() { "$PROGS/dr_probe" >/dev/null 2>&1; }
 
+# Where they do not, witch causal --progress counts visits with uprobes,
+# which need the kernel's uprobe PMU and root or CAP_PERFMON;
+# build/progs/uprobe_probe, sharing no code with witch either, tells.
+uprobes_count() { "$PROGS/uprobe_probe" >/dev/null 2>&1; }
+
+# progress_counters: the ways this machine counts --progress visits
+# (breakpoint, uprobe), each that works; empty when neither does.
+progress_counters() {
+	_c=
+	debug_registers_fire && _c=breakpoint
+	uprobes_count && _c="${_c:+$_c }uprobe"
+	echo "$_c"
+}
+
 # refuses_without_debug_registers: on such a machine witch record
 # --watch=registers must say so in one line, exit non-zero and leave no
 # profile.
