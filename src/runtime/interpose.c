@@ -186,29 +186,38 @@ void wt_interpose_forward(int sig, siginfo_t *si, void *uc)
 	real_pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* --watch=pages: the kernel writes the frame of a handler that does not
- * run on an alternate stack onto the thread's stack. */
-static volatile int handler_on_stack;
+/*
+ * --watch=pages: the kernel writes a signal's frame onto the thread's
+ * stack unless its handler runs on an alternate stack, and a watched
+ * (protected) stack page would make that write fail and the signal turn
+ * into a SIGSEGV. So the program's handlers run on the alternate stack
+ * every thread witch samples has (256 KiB), like witch's own: the stack
+ * pages stay watchable, where many dead stores are (spills, locals).
+ */
+static int alt_stack_only;
 
-static void note_handler(const struct sigaction *act)
+void wt_interpose_alt_stack_only(void)
 {
-	if (act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN &&
-	    !(act->sa_flags & SA_ONSTACK))
-		handler_on_stack = 1;
+	alt_stack_only = 1;
 }
 
-int wt_interpose_handler_on_stack(void)
+static const struct sigaction *on_alt_stack(const struct sigaction *act, struct sigaction *copy)
 {
-	return handler_on_stack;
+	if (!alt_stack_only || !act || act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN)
+		return act;
+	*copy = *act;
+	copy->sa_flags |= SA_ONSTACK;
+	return copy;
 }
 
 EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
+	struct sigaction copy;
+
 	if (!real_sigaction)
 		wt_interpose_resolve();
-	note_handler(act);
 	if (sig <= 0 || sig >= NSIGS || !managed[sig])
-		return real_sigaction(sig, act, oact);
+		return real_sigaction(sig, on_alt_stack(act, &copy), oact);
 	if (oact)
 		*oact = app_action[sig];
 	if (!act)
@@ -220,7 +229,7 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oac
 		managed[sig] = STANDIN;
 		return install_standin(sig);
 	}
-	return real_sigaction(sig, act, NULL);
+	return real_sigaction(sig, on_alt_stack(act, &copy), NULL);
 }
 
 EXPORT sighandler_t signal(int sig, sighandler_t handler)
@@ -229,9 +238,7 @@ EXPORT sighandler_t signal(int sig, sighandler_t handler)
 
 	if (!real_signal)
 		wt_interpose_resolve();
-	if (handler != SIG_DFL && handler != SIG_IGN && handler != SIG_ERR)
-		handler_on_stack = 1;
-	if (sig <= 0 || sig >= NSIGS || !managed[sig])
+	if (sig <= 0 || sig >= NSIGS || (!managed[sig] && !alt_stack_only))
 		return real_signal(sig, handler);
 	/* glibc's signal(): BSD semantics. */
 	memset(&sa, 0, sizeof(sa));

@@ -25,8 +25,8 @@
  *    page later. So pages are protected only while the process has one
  *    thread; when a second starts, every watch ends (counted).
  *  - the program's own signal handlers, whose frames the kernel writes on
- *    the thread's stack: stack pages are not watched once the program
- *    installs a handler that does not run on an alternate stack.
+ *    the thread's stack: they run on witch's alternate stack instead
+ *    (interpose.c).
  *  - witch's handlers, which read the program's memory and stack: every
  *    handler gives the pages back on entry and protects them on exit.
  *
@@ -232,6 +232,10 @@ void wt_pages_leave(struct wt_thread *t)
 	t->uc = NULL;
 	if (t->fault_step)
 		return;
+	if (t->syscall_step) {
+		t->syscall_step = 0;
+		return;
+	}
 	if (protected_pages() && __atomic_load_n(&threads, __ATOMIC_ACQUIRE) == 1) {
 		protect_all();
 		set_selector(t, 1);
@@ -255,14 +259,6 @@ static int page_slot(uintptr_t page)
 	return free_i;
 }
 
-static int on_stack(const struct wt_thread *t, uintptr_t addr)
-{
-	const ucontext_t *uc = t->uc;
-	uintptr_t sp = uc ? (uintptr_t)uc->uc_mcontext.gregs[REG_RSP] : 0;
-
-	return addr + 65536 >= sp && addr < t->stack_hi;
-}
-
 static int watch(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t addr, unsigned len)
 {
 	uintptr_t page = addr & ~(PAGE - 1);
@@ -271,12 +267,17 @@ static int watch(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t 
 	wt_pages_release(t, s);	/* the reservoir may replace a watch */
 	uintptr_t tls_lo, tls_hi;
 
-	if (__atomic_load_n(&threads, __ATOMIC_ACQUIRE) != 1 || (wt_interpose_handler_on_stack() && on_stack(t, addr)))
+	if (__atomic_load_n(&threads, __ATOMIC_ACQUIRE) != 1)
 		return -1;
 	/* A handler reads TLS before it can expose anything (a perl run
 	 * with a watch on errno's page died there). */
 	wt_own_tls(t, &tls_lo, &tls_hi);
 	if (page + PAGE > (tls_lo & ~(PAGE - 1)) && page < tls_hi)
+		return -1;
+	/* Nor the alternate stack the kernel writes every handler's frame
+	 * on, the program's handlers' too (their locals are sampled). */
+	if (page + PAGE > (uintptr_t)t->altstack.ss_sp &&
+	    page < (uintptr_t)t->altstack.ss_sp + t->altstack.ss_size)
 		return -1;
 	i = page_slot(page);
 	if (i < 0)
@@ -519,14 +520,58 @@ int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 	return 1;
 }
 
+/*
+ * System calls that leave the program's memory map, signal state and
+ * threads as they are: they run with the pages exposed and a single step
+ * after them (the trap comes one instruction after the call) protects the
+ * pages again, so the watches live on. The kernel's own reads and writes
+ * of watched bytes go unseen, as they do with debug registers. Every other
+ * call ends the watches: it may unmap or remap a watched page, change what
+ * a signal does, start a thread or a program, or never return.
+ */
+static int keeps_watches(long nr)
+{
+	switch (nr) {
+	case SYS_read: case SYS_write: case SYS_pread64: case SYS_pwrite64:
+	case SYS_readv: case SYS_writev: case SYS_preadv: case SYS_pwritev:
+	case SYS_lseek: case SYS_open: case SYS_openat: case SYS_close:
+	case SYS_stat: case SYS_fstat: case SYS_lstat: case SYS_newfstatat:
+	case SYS_statx: case SYS_access: case SYS_faccessat: case SYS_getdents64:
+	case SYS_fcntl: case SYS_ioctl: case SYS_dup: case SYS_dup2: case SYS_dup3:
+	case SYS_pipe: case SYS_pipe2: case SYS_poll: case SYS_ppoll:
+	case SYS_select: case SYS_pselect6: case SYS_nanosleep: case SYS_clock_nanosleep:
+	case SYS_clock_gettime: case SYS_clock_getres: case SYS_gettimeofday: case SYS_time:
+	case SYS_getpid: case SYS_gettid: case SYS_getppid: case SYS_getuid: case SYS_geteuid:
+	case SYS_getgid: case SYS_getegid: case SYS_getrusage: case SYS_times:
+	case SYS_sysinfo: case SYS_uname: case SYS_getcwd: case SYS_readlink:
+	case SYS_readlinkat: case SYS_unlink: case SYS_unlinkat: case SYS_rename:
+	case SYS_renameat: case SYS_mkdir: case SYS_mkdirat: case SYS_rmdir:
+	case SYS_fchmod: case SYS_chmod: case SYS_ftruncate: case SYS_fsync:
+	case SYS_fdatasync: case SYS_fadvise64: case SYS_sched_yield: case SYS_getrandom:
+	case SYS_sendto: case SYS_recvfrom: case SYS_sendmsg: case SYS_recvmsg:
+	case SYS_socket: case SYS_connect: case SYS_accept: case SYS_accept4:
+	case SYS_utimensat: case SYS_umask: case SYS_prlimit64: case SYS_getrlimit:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* A system call while pages are protected: expose them, call again. */
 int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 {
-	(void)uc;
 	if (!t || si->si_code != SYS_USER_DISPATCH_CODE)
 		return 0;
-	end_all(t);
 	uc->uc_mcontext.gregs[REG_RIP] -= 2;	/* the syscall instruction */
+	if (t->ready && keeps_watches(si->si_syscall)) {
+		/* Handlers start with the pages exposed; this one leaves
+		 * them so (wt_pages_leave), and the step protects them. */
+		t->syscall_step = 1;
+		t->st.syscalls_stepped++;
+		uc->uc_mcontext.gregs[REG_EFL] |= TF;
+		return 1;
+	}
+	end_all(t);
 	return 1;
 }
 

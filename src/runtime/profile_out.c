@@ -177,6 +177,7 @@ static void write_stats(void)
 		stat_line("watches_ended", sum.watches_ended);
 		stat_line("steps", sum.steps);
 		stat_line("samples_in_witch_time", sum.samples_in_witch_time);
+		stat_line("syscalls_stepped", sum.syscalls_stepped);
 	}
 	stat_line("threads", threads);
 	stat_line("threads_unsampled", (uint64_t)unsampled_threads);

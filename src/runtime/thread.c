@@ -482,6 +482,7 @@ __attribute__((constructor)) static void witch_init(void)
 	install(wt_sig_trap, on_trap_signal);
 	wt_interpose_signals(on_sigio);
 	if (wt_pages_mode) {
+		wt_interpose_alt_stack_only();
 		wt_interpose_share(SIGSEGV);
 		wt_interpose_share(SIGTRAP);
 		wt_interpose_share(SIGSYS);

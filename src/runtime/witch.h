@@ -55,6 +55,7 @@ struct wt_stats {
 	uint64_t watches_ended;		/* --watch=pages: ended unjudged by a system call or thread */
 	uint64_t steps;			/* --watch=pages: single steps of the probe */
 	uint64_t samples_in_witch_time;	/* --watch=pages: timer expiries witch's own time took, not sampled */
+	uint64_t syscalls_stepped;	/* --watch=pages: system calls run with the pages exposed, watches kept */
 };
 
 enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH };
@@ -129,6 +130,7 @@ struct wt_thread {
 	uintptr_t step_to;		/* the probe steps until this PC */
 	int steps_left;
 	int fault_step;			/* an instruction steps over a fault */
+	int syscall_step;		/* a system call runs with the pages exposed */
 	int fault_slot;			/* the watch it hit, or -1 */
 	greg_t resumed[WT_RESUME_REGS];	/* registers witch's last handler returned to */
 	int resumed_valid;
@@ -153,10 +155,10 @@ void wt_interpose_resolve(void);
 void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *));
 int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
 /* --watch=pages: witch handles sig first, the program's action gets the rest. */
+void wt_interpose_alt_stack_only(void);
 void wt_interpose_share(int sig);
 void wt_interpose_forward(int sig, siginfo_t *si, void *uc);
 /* The program has a signal handler whose frames go on the thread's stack. */
-int wt_interpose_handler_on_stack(void);
 
 /* thread.c */
 struct wt_thread *wt_self(void);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # --watch=pages (page protection and single steps, where debug registers
 # do not fire) must not change what the program sees: the kernel reads and
-# writes watched pages (syscall user dispatch exposes them first), the
+# writes watched pages (syscall user dispatch exposes them first), a
+# program's own handlers run (on witch's alternate stack), the
 # program's own SIGSEGV handler still gets its own faults, witch's own TLS
 # is never protected, and fork, exec
 # and threads are covered by the other tests on such machines. Forced with
@@ -16,8 +17,8 @@ ok $? "under --watch=pages: no EFAULT, no short transfer, its own faults caught"
 cmp -s "$TMP/n.out" "$TMP/w.out"; ok $? "same output"
 "$WITCH" report --format=json "$TMP/p" >"$TMP/r.json"
 within "$(json "$TMP/r.json" '.totals.traps')" 1 1e9 "watches judged"
-within "$(json "$TMP/r.json" '.totals.stats.watches_ended')" 1 1e9 \
-	"system calls met watched pages (and ended their watches)"
+within "$(json "$TMP/r.json" '.totals.stats.syscalls_stepped')" 1 1e9 \
+	"system calls met watched pages (and ran with them exposed, the watches kept)"
 within "$(json "$TMP/r.json" '.totals.stats.false_faults')" 1 1e12 "false faults are counted"
 
 # Loads from TLS: the page witch's handlers read first is never protected.
@@ -25,6 +26,17 @@ within "$(json "$TMP/r.json" '.totals.stats.false_faults')" 1 1e12 "false faults
 "$WITCH" record --quiet --watch=pages --craft=load -o "$TMP/t" -- "$PROGS/tlsload" 2000000 >"$TMP/tw.out"
 ok $? "loads from thread-local storage under --watch=pages: no crash"
 cmp -s "$TMP/tn.out" "$TMP/tw.out"; ok $? "same output"
+
+# A program with a signal handler of its own: its handlers run on witch's
+# alternate stack, so the stack pages stay watched (dead locals found), and
+# the handler still runs every time.
+"$PROGS/stackdead" 400 >"$TMP/sn.out"
+"$WITCH" record --quiet --watch=pages -o "$TMP/s" -- "$PROGS/stackdead" 400 >"$TMP/sw.out"
+ok $? "stackdead under --watch=pages"
+cmp -s "$TMP/sn.out" "$TMP/sw.out"; ok $? "same output: its handler ran as often ($(cut -d' ' -f2 "$TMP/sw.out") times)"
+"$WITCH" report --format=json "$TMP/s" >"$TMP/s.json"
+is "$(json "$TMP/s.json" '.pairs[0].watch[0].function')" rounds "the dead store to a local is found"
+within "$(json "$TMP/s.json" '.totals.traps')" 10 1e9 "watches on the stack are judged"
 
 # Samples follow the program's own time, not the time its faults cost: a
 # sweep that faults on every store of a watched page and a computation of
