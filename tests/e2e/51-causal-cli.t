@@ -177,7 +177,10 @@ void libwork(int n)
 C
 printf '#include <coz.h>\nvoid libwork(int n);\nint main(void) { for (int k = 0; k < 1200; k++) { libwork(100000); COZ_PROGRESS; } return 0; }\n' >uselib.c
 cc -O1 -g -shared -fPIC -o libcz.so lib.c && cc -O1 -g -o uselib uselib.c -L. -lcz -Wl,-rpath,"$TMP"
-"$WITCH" causal -q -o run7 --binary-scope=libcz.so -- ./uselib >/dev/null 2>&1
+# Short experiments, as for --speedups above: with the default length a
+# run held 13-15 experiments, and once too few for the library's line.
+WITCH_CAUSAL_MIN_EXPERIMENT_NS=2000000 WITCH_CAUSAL_COOLOFF_NS=1000000 \
+	"$WITCH" causal -q -o run7 --binary-scope=libcz.so -- ./uselib >/dev/null 2>&1
 is "$(grep '^module' run7/.causal-lines | cut -f2,3 | sed 's|/.*/||' | tr '\t\n' ': ')" "0:uselib 1:libcz.so " \
 	"--binary-scope adds the library to the line table"
 "$WITCH" report --format=json run7 >run7.json 2>/dev/null
@@ -186,7 +189,8 @@ like "$(json run7.json '.lines[].location' | tr '\n' ' ')" "/lib.c:$(line_of lib
 # A program without debug information (as distributions ship them) whose
 # library has it: with --binary-scope, the library's lines, and a warning.
 cc -O1 -o uselib-nodebug uselib.c -L. -lcz -Wl,-rpath,"$TMP"
-"$WITCH" causal -q -o run8 --binary-scope=libcz.so -- ./uselib-nodebug >/dev/null 2>run8.err
+WITCH_CAUSAL_MIN_EXPERIMENT_NS=2000000 WITCH_CAUSAL_COOLOFF_NS=1000000 \
+	"$WITCH" causal -q -o run8 --binary-scope=libcz.so -- ./uselib-nodebug >/dev/null 2>run8.err
 ok $? "--binary-scope: a program without debug information runs"
 is "$(cat run8.err)" "witch causal: warning: ./uselib-nodebug has no debug information; only the lines of the --binary-scope libraries are sped up" \
 	"and a one-line warning says whose lines are sped up"
