@@ -97,29 +97,33 @@ static void charge(struct wt_thread *t, uint64_t start)
 
 static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 {
-	struct wt_thread *t = self;
-	int saved = errno;
+	struct wt_thread *t = self && self->ready && !wt_stopping ? self : NULL;
+	int saved;
 	uint64_t start;
 
 	(void)sig;
 	(void)si;
+	/* --watch=pages: the pages first. Even errno is reached through a
+	 * slot in libc's data, which a load sample may have had watched (an
+	 * sqlite3 run died here). */
+	if (t && wt_pages_mode)
+		wt_pages_enter(t, ucv);
+	saved = errno;
 	handler_depth++;
-	if (t && t->ready && !wt_stopping) {
-		if (wt_pages_mode)
-			wt_pages_enter(t, ucv);
+	if (t) {
 		start = wt_thread_cpu_ns();
 		if (wt_pages_mode && wt_pages_in_own_time(t, ucv))
 			wt_sampler_skip(t);
 		else
 			wt_on_sample(t, ucv);
 		charge(t, start);
-		if (wt_pages_mode) {
-			wt_pages_resume_mark(t, ucv);
-			wt_pages_leave(t);
-		}
 	}
 	handler_depth--;
 	errno = saved;
+	if (t && wt_pages_mode) {
+		wt_pages_resume_mark(t, ucv);
+		wt_pages_leave(t);	/* last: nothing after it may read memory */
+	}
 }
 
 static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
@@ -155,14 +159,16 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 		return;
 	if (!t && sig == SIGSYS && wt_pages_syscall(self, si, ucv))
 		return;
-	int saved = errno, mine;
+	int saved, mine;
 	uint64_t start = 0;
 
-	handler_depth++;
-	if (t) {
+	/* The pages first, errno after (on_sample_signal says why). */
+	if (t)
 		wt_pages_enter(t, ucv);
+	saved = errno;
+	handler_depth++;
+	if (t)
 		start = wt_thread_cpu_ns();
-	}
 	if (sig == SIGSEGV)
 		mine = wt_pages_fault(t, si, ucv);
 	else if (sig == SIGTRAP)
@@ -178,12 +184,17 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 		t->handler_ns_since_sample = before;
 		if (mine)
 			wt_pages_resume_mark(t, ucv);
-		wt_pages_leave(t);
 	}
 	handler_depth--;
 	errno = saved;
+	/* The program's own handler runs with the pages exposed (its
+	 * accesses there would fault while this signal is blocked); it may
+	 * not return (siglongjmp): they stay exposed until witch's next
+	 * handler leaves. */
 	if (!mine)
 		wt_interpose_forward(sig, si, ucv);
+	if (t)
+		wt_pages_leave(t);	/* last: nothing after it may read memory */
 }
 
 /* A full real-time signal queue turns perf's signal into SIGIO, whose
