@@ -209,3 +209,16 @@ double wt_attrib_take(struct wt_cct_node *n)
 	wt_attrib_abandoned(n);
 	return w;
 }
+
+/*
+ * The samples a context took after its last trap have no trap to stand
+ * for them when the profile is written. They are spread over the traps it
+ * had, in proportion (the factor its pairs are scaled by): a context whose
+ * watches rarely trap (the next access is far away) would otherwise lose
+ * most of its samples, and its verdicts would count for less than those
+ * of contexts whose watches trap at once.
+ */
+double wt_attrib_remainder(const struct wt_cct_node *n)
+{
+	return n->eta > 0 && n->mu > n->eta ? (double)n->mu / n->eta : 1.0;
+}

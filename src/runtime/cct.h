@@ -61,5 +61,6 @@ void wt_attrib_sampled(struct wt_cct_node *n);
 void wt_attrib_armed(struct wt_cct_node *n);
 void wt_attrib_abandoned(struct wt_cct_node *n);	/* replaced without a trap */
 double wt_attrib_take(struct wt_cct_node *n);		/* a trap: samples it stands for */
+double wt_attrib_remainder(const struct wt_cct_node *n);	/* at the end: mu / eta */
 
 #endif

@@ -218,20 +218,21 @@ static void write_thread(const struct wt_thread *t, int nmods)
 	}
 	for (i = 0; i < c->npairs; i++) {
 		const struct wt_pair *p = &c->pairs[i];
+		double r = wt_attrib_remainder(&c->nodes[p->watch]);
 
 		wp_put(&out, "p ");
 		wp_put_u64(&out, p->watch);
 		wp_sp(&out);
 		wp_put_u64(&out, p->trap);
 		wp_sp(&out);
-		wp_put_fixed3(&out, p->waste);
+		wp_put_fixed3(&out, p->waste * r);
 		wp_sp(&out);
-		wp_put_fixed3(&out, p->use);
+		wp_put_fixed3(&out, p->use * r);
 		wp_sp(&out);
 		wp_put_u64(&out, p->count);
 		if (wt_cfg.craft != WT_CRAFT_DEAD) {
 			wp_sp(&out);
-			wp_put_fixed3(&out, p->approx);
+			wp_put_fixed3(&out, p->approx * r);
 		}
 		wp_endl(&out);
 	}

@@ -116,6 +116,43 @@ static void proportional(void)
 	wt_cct_release(&c);
 }
 
+/* Figure 2 under SilentCraft: a context whose watches rarely live to trap
+ * (the next store comes a whole round later) takes as many samples as one
+ * whose watches trap at once, but its last trap came early. Its samples
+ * since then are spread over the traps it had when the profile is
+ * written, so both end with half. */
+static void samples_after_last_trap(void)
+{
+	struct wt_cct c;
+	uintptr_t pl = 0x100, pd = 0x200;
+	uint32_t live, dead;
+	double wl, wd = 0, rl, rd;
+	int i;
+
+	wt_cct_init(&c, 1024, 1024);
+	live = wt_cct_path(&c, &pl, 1);
+	dead = wt_cct_path(&c, &pd, 1);
+	for (i = 0; i < 10; i++)
+		wt_attrib_sampled(&c.nodes[live]);
+	wt_attrib_armed(&c.nodes[live]);
+	wl = wt_attrib_take(&c.nodes[live]) * 4;
+	for (i = 0; i < 90; i++)
+		wt_attrib_sampled(&c.nodes[live]);
+	for (i = 0; i < 100; i++) {
+		wt_attrib_sampled(&c.nodes[dead]);
+		wt_attrib_armed(&c.nodes[dead]);
+		wd += wt_attrib_take(&c.nodes[dead]) * 4;
+	}
+	rl = wt_attrib_remainder(&c.nodes[live]);
+	rd = wt_attrib_remainder(&c.nodes[dead]);
+	tap_ok(rl == 10 && rd == 1, "remainder: 100 samples over 10 taken scales by 10, a context "
+	       "with none left by 1 (%g, %g)", rl, rd);
+	tap_ok(wl * rl == wd * rd, "both contexts end with their 100 samples' worth (%g, %g)",
+	       wl * rl, wd * rd);
+	tap_ok(wt_attrib_remainder(&c.nodes[0]) == 1, "a context without traps is left as it is");
+	wt_cct_release(&c);
+}
+
 /*
  * Listing 3, simulated: per outer iteration the i loop stores array[0..n),
  * the k loop stores *p then *q (the same address) n times, the j loop
@@ -224,6 +261,7 @@ int main(void)
 	survival(4, 7);
 	reset_after_trap();
 	proportional();
+	samples_after_last_trap();
 	listing3();
 	return tap_done();
 }
