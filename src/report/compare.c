@@ -88,6 +88,63 @@ static int by_share(const void *x, const void *y)
 	return strcmp(a->key, b->key);
 }
 
+static int watched_by_key(const void *x, const void *y)
+{
+	return strcmp(((const struct wr_watched *)x)->key, ((const struct wr_watched *)y)->key);
+}
+
+static int watched_by_weight(const void *x, const void *y)
+{
+	const struct wr_watched *a = x, *b = y;
+
+	if (a->judged != b->judged)
+		return a->judged > b->judged ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/* Every judged pair, summed by its watch site. */
+static int watched_sites(struct wr_side *side, int full)
+{
+	const struct wr_report *r = side->r;
+	char key[4096];
+	size_t i, n = 0;
+
+	side->judged = 0;
+	side->watched = calloc(r->nranked ? r->nranked : 1, sizeof(*side->watched));
+	if (!side->watched)
+		return -1;
+	for (i = 0; i < r->nranked; i++) {
+		const struct wr_pair *p = &r->pairs[r->ranked[i]];
+		struct wr_watched *w = &side->watched[n];
+
+		if (context_key(side, p->watch, full, key, sizeof(key)))
+			return -1;
+		w->key = strdup(key);
+		if (!w->key)
+			return -1;
+		w->waste = (double)p->waste_milli;
+		w->judged = (double)wr_all_waste(p->waste_milli, wr_all_waste(p->use_milli,
+									       p->approx_milli));
+		side->judged += w->judged;
+		n++;
+	}
+	qsort(side->watched, n, sizeof(*side->watched), watched_by_key);
+	side->nwatched = 0;
+	for (i = 0; i < n; i++) {
+		struct wr_watched *last = side->nwatched ? &side->watched[side->nwatched - 1] : NULL;
+
+		if (last && !strcmp(last->key, side->watched[i].key)) {
+			last->waste += side->watched[i].waste;
+			last->judged += side->watched[i].judged;
+			free(side->watched[i].key);
+		} else {
+			side->watched[side->nwatched++] = side->watched[i];
+		}
+	}
+	qsort(side->watched, side->nwatched, sizeof(*side->watched), watched_by_weight);
+	return 0;
+}
+
 int wr_side_sites(struct wr_side *side, int full)
 {
 	const struct wr_report *r = side->r;
@@ -132,7 +189,7 @@ int wr_side_sites(struct wr_side *side, int full)
 	qsort(side->sites, side->nsites, sizeof(*side->sites), by_share);
 	for (i = 0; i < side->nsites; i++)
 		side->sites[i].rank = i + 1;
-	return 0;
+	return watched_sites(side, full);
 }
 
 void wr_side_free(struct wr_side *side)
@@ -144,6 +201,11 @@ void wr_side_free(struct wr_side *side)
 	free(side->sites);
 	side->sites = NULL;
 	side->nsites = 0;
+	for (i = 0; i < side->nwatched; i++)
+		free(side->watched[i].key);
+	free(side->watched);
+	side->watched = NULL;
+	side->nwatched = 0;
 }
 
 const struct wr_site_share *wr_compare_find(const struct wr_side *a, const char *key)
@@ -154,6 +216,34 @@ const struct wr_site_share *wr_compare_find(const struct wr_side *a, const char 
 		if (!strcmp(a->sites[i].key, key))
 			return &a->sites[i];
 	return NULL;
+}
+
+const struct wr_watched *wr_compare_find_watched(const struct wr_side *a, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < a->nwatched; i++)
+		if (!strcmp(a->watched[i].key, key))
+			return &a->watched[i];
+	return NULL;
+}
+
+static void reweigh(struct wr_comparison *c)
+{
+	double waste = 0, judged = 0;
+	size_t i;
+
+	for (i = 0; i < c->b.nwatched; i++) {
+		const struct wr_watched *ref = &c->b.watched[i];
+		const struct wr_watched *s = wr_compare_find_watched(&c->a, ref->key);
+
+		if (!s || s->judged <= 0)
+			continue;
+		waste += ref->judged * (s->waste / s->judged);
+		judged += ref->judged;
+	}
+	c->coverage = c->b.judged > 0 ? judged / c->b.judged : 0;
+	c->reweighted = judged > 0 ? waste / judged : NAN;
 }
 
 /* Pearson's correlation of two rank lists: Spearman's rho, ties allowed. */
@@ -196,4 +286,5 @@ void wr_compare(struct wr_comparison *c, size_t top)
 		}
 	}
 	c->spearman = n >= 2 ? rank_correlation(ra, rb, n < 64 ? n : 64) : NAN;
+	reweigh(c);
 }

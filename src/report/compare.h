@@ -23,11 +23,23 @@ struct wr_site_share {
 	size_t rank;		/* 1 = most waste */
 };
 
+/* Everything judged at one watched site (the sampled access), whatever
+ * the access that judged it: how much a side weighs the site, and what
+ * fraction of it is waste there. */
+struct wr_watched {
+	char *key;		/* the watch site alone */
+	double waste;		/* exact waste, as the profile counts it */
+	double judged;		/* waste, use and approximate waste */
+};
+
 struct wr_side {
 	struct wr_report *r;
 	struct wr_symbolizer *s;
 	struct wr_site_share *sites;	/* by share, most first */
 	size_t nsites;
+	struct wr_watched *watched;	/* by judged bytes, most first */
+	size_t nwatched;
+	double judged;		/* all of them */
 	double redundancy;	/* Eq. 1, exact waste / all observed */
 };
 
@@ -39,6 +51,16 @@ struct wr_comparison {
 	size_t top;		/* b's top pairs compared: at most N, each >= 1 % */
 	size_t found;		/* of those, how many a has at all */
 	double spearman;	/* rank correlation over them (NaN: fewer than 2) */
+	/*
+	 * a's redundancy at each watched site, weighted by b's judged bytes
+	 * there: what a would say if it weighed its sites as b does. Near
+	 * b's redundancy, a judges each site right and the difference is how
+	 * often a sampled each site (timer samples follow time, not counts).
+	 * Over the sites both have, which hold `coverage` of b's judged
+	 * bytes; NaN when none.
+	 */
+	double reweighted;
+	double coverage;
 };
 
 /* Reduce one loaded report to sites. Returns 0, or -1 when out of memory. */
@@ -47,6 +69,7 @@ void wr_side_free(struct wr_side *side);
 
 /* The site b's i-th site has in a, or NULL. */
 const struct wr_site_share *wr_compare_find(const struct wr_side *a, const char *key);
+const struct wr_watched *wr_compare_find_watched(const struct wr_side *a, const char *key);
 
 /* Fill found and spearman for the top N of b. */
 void wr_compare(struct wr_comparison *c, size_t top);

@@ -2,6 +2,7 @@
  * render_compare.c - witch compare's output, text and JSON.
  */
 #include <math.h>
+#include <string.h>
 
 #include "report/compare.h"
 #include "report/render.h"
@@ -10,6 +11,68 @@
 static const char *method(const struct wr_side *s)
 {
 	return s->r->tool->method;
+}
+
+/* A watched site's share of its side's judged bytes, and its redundancy. */
+static double weight(const struct wr_side *side, const struct wr_watched *w)
+{
+	return side->judged > 0 ? w->judged / side->judged : 0;
+}
+
+static double site_redundancy(const struct wr_watched *w)
+{
+	return w->judged > 0 ? w->waste / w->judged : 0;
+}
+
+/* The reference's heaviest watched sites, with the sampled side's view. */
+static void watched_text(FILE *out, const struct wr_comparison *c, size_t n)
+{
+	size_t i;
+
+	fprintf(out, "\nreference's heaviest watched sites (weight: share of judged bytes)\n"
+		     " rank   weight: reference  sampled   %s: reference  sampled   watch site\n",
+		c->b.r->tool->fraction);
+	for (i = 0; i < n && i < c->b.nwatched; i++) {
+		const struct wr_watched *r = &c->b.watched[i];
+		const struct wr_watched *s = wr_compare_find_watched(&c->a, r->key);
+
+		if (s)
+			fprintf(out, " %4zu   %17.1f%%  %6.1f%%   %*.1f%%  %6.1f%%   %s\n", i + 1,
+				100 * weight(&c->b, r), 100 * weight(&c->a, s),
+				(int)strlen(c->b.r->tool->fraction) + 10, 100 * site_redundancy(r),
+				100 * site_redundancy(s), r->key);
+		else
+			fprintf(out, " %4zu   %17.1f%%   missed   %*.1f%%             %s\n", i + 1,
+				100 * weight(&c->b, r), (int)strlen(c->b.r->tool->fraction) + 10,
+				100 * site_redundancy(r), r->key);
+	}
+}
+
+static void watched_json(FILE *out, const struct wr_comparison *c, size_t n)
+{
+	size_t i;
+
+	fputs(",\"reweighted_redundancy\":", out);
+	if (isnan(c->reweighted))
+		fputs("null", out);
+	else
+		fprintf(out, "%.6f", c->reweighted);
+	fprintf(out, ",\"reweighted_coverage\":%.6f,\"watched_sites\":[", c->coverage);
+	for (i = 0; i < n && i < c->b.nwatched; i++) {
+		const struct wr_watched *r = &c->b.watched[i];
+		const struct wr_watched *s = wr_compare_find_watched(&c->a, r->key);
+
+		fprintf(out, "%s{\"site\":", i ? "," : "");
+		wr_json_string(out, r->key);
+		fprintf(out, ",\"reference_weight\":%.6f,\"reference_redundancy\":%.6f",
+			weight(&c->b, r), site_redundancy(r));
+		if (s)
+			fprintf(out, ",\"sampled_weight\":%.6f,\"sampled_redundancy\":%.6f}",
+				weight(&c->a, s), site_redundancy(s));
+		else
+			fputs(",\"sampled_weight\":0,\"sampled_redundancy\":null}", out);
+	}
+	fputc(']', out);
 }
 
 void wr_render_compare_text(FILE *out, const struct wr_comparison *c)
@@ -21,6 +84,11 @@ void wr_render_compare_text(FILE *out, const struct wr_comparison *c)
 	fprintf(out, "%s: %.1f%% vs %.1f%%: %+.1f points (WITCH Eq. 1 on each side)\n",
 		c->b.r->tool->fraction, 100 * c->a.redundancy, 100 * c->b.redundancy,
 		100 * (c->a.redundancy - c->b.redundancy));
+	if (!isnan(c->reweighted))
+		fprintf(out, "%s with the reference's weight for each watched site: %.1f%% (%+.1f points; "
+			     "those sites hold %.1f%% of the reference's judged bytes)\n",
+			c->b.r->tool->fraction, 100 * c->reweighted,
+			100 * (c->reweighted - c->b.redundancy), 100 * c->coverage);
 	fprintf(out, "reference pairs with >= 1%% of waste (top %zu) found by the sampled run: %zu of %zu\n",
 		n, c->found, n);
 	if (isnan(c->spearman))
@@ -50,6 +118,7 @@ void wr_render_compare_text(FILE *out, const struct wr_comparison *c)
 		fprintf(out, " %4zu   %8s   %7.1f%%           %s\n", s->rank,
 			r ? "" : "absent", 100 * s->share, s->key);
 	}
+	watched_text(out, c, n > 5 ? n : 5);
 }
 
 static void side_json(FILE *out, const struct wr_side *s)
@@ -89,5 +158,7 @@ void wr_render_compare_json(FILE *out, const struct wr_comparison *c)
 		else
 			fputs(",\"sampled_rank\":null,\"sampled_share\":0,\"error_points\":null}", out);
 	}
-	fputs("]}\n", out);
+	fputc(']', out);
+	watched_json(out, c, n > 5 ? n : 5);
+	fputs("}\n", out);
 }

@@ -16,6 +16,22 @@ expect_error "missing profile" 'nothing-here' "$WITCH" compare "$TMP/ea" "$TMP/n
 printf 'garbage\n' >"$TMP/bad.witch"
 expect_error "corrupt profile" 'bad.witch is not a witch profile' "$WITCH" compare "$TMP/bad.witch" "$TMP/eb"
 
+# Reweighing a side by the other's weight per watched site: against
+# itself it changes nothing; two exhaustive runs of one program agree.
+"$WITCH" compare --format=json "$TMP/ea" "$TMP/ea" >"$TMP/self.json"
+is "$(json "$TMP/self.json" '.reweighted_redundancy == .reference.redundancy')" true \
+	"a profile reweighted by its own sites is itself"
+is "$(json "$TMP/self.json" '.reweighted_coverage')" 1 "and covers all of itself"
+is "$(json "$TMP/self.json" '.watched_sites[0].site')" "first (listing2.c:18)" \
+	"the heaviest watched site is named by its source"
+"$WITCH" compare --format=json "$TMP/ea" "$TMP/eb" >"$TMP/ab.json"
+within "$(json "$TMP/ab.json" '.reweighted_redundancy - .reference.redundancy | if . < 0 then -. else . end')" 0 0.0001 \
+	"two exhaustive runs: reweighted equals the reference"
+"$WITCH" compare "$TMP/ea" "$TMP/eb" >"$TMP/ab.txt"
+like "$(cat "$TMP/ab.txt")" "dead fraction with the reference's weight for each watched site: 50.0% \\(\\+0.0 points; those sites hold 100.0% of the reference's judged bytes\\)" \
+	"text: the reweighted line"
+like "$(cat "$TMP/ab.txt")" "reference's heaviest watched sites" "text: the watched sites table"
+
 needs_debug_registers
 
 "$WITCH" record --quiet --rate=2000 -o "$TMP/a" -- "$PROGS/fig2" 30 >/dev/null
