@@ -30,7 +30,7 @@ int wt_craft_wants_store(void)
  * our own watchpoints (user-mode only) do not trap, and an unmapped
  * address is an error instead of a SIGSEGV.
  */
-static int read_target(void *dst, uintptr_t src, size_t n)
+int wt_read_target(void *dst, uintptr_t src, size_t n)
 {
 	struct iovec local = { dst, n }, remote = { (void *)src, n };
 
@@ -49,7 +49,7 @@ void wt_craft_armed(struct wt_thread *t, struct wt_slot *s)
 	s->have_value = 0;
 	if (wt_cfg.craft == WT_CRAFT_DEAD)
 		return;
-	if (read_target(s->value, s->ea, value_bytes(s)) == 0) {
+	if (wt_read_target(s->value, s->ea, value_bytes(s)) == 0) {
 		memcpy(s->cur, s->value, value_bytes(s));
 		s->have_value = 1;
 	}
@@ -126,7 +126,7 @@ static int judge_value(struct wt_thread *t, struct wt_slot *s, const struct wd_a
 	if (wt_cfg.craft == WT_CRAFT_LOAD && trap->kind == WD_STORE) {
 		/* LoadCraft ignores stores in between (§6.2), but remembers
 		 * what they left, which a later read-modify-write reads. */
-		read_target(s->cur, s->ea, value_bytes(s));
+		wt_read_target(s->cur, s->ea, value_bytes(s));
 		t->st.stores_ignored++;
 		return 1;
 	}
@@ -138,7 +138,7 @@ static int judge_value(struct wt_thread *t, struct wt_slot *s, const struct wd_a
 	}
 	if (wt_cfg.craft == WT_CRAFT_LOAD && trap->kind == WD_RMW)
 		seen = s->cur;	/* it read the value before its own write */
-	else if (read_target(now, s->ea, value_bytes(s)) < 0) {
+	else if (wt_read_target(now, s->ea, value_bytes(s)) < 0) {
 		t->st.traps_unresolved++;
 		return 0;
 	}

@@ -120,14 +120,22 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 	struct wd_access acc;
 
 	while (p->hops < MAX_HOPS) {
-		switch (wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(), LOOKAHEAD_INSNS,
-					    &acc)) {
+		enum wd_find found = wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(),
+							 LOOKAHEAD_INSNS, &acc);
+
+		switch (found) {
 		case WD_FOUND:
-			if (sampled(t, &acc) == 0)
-				arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
-			return;
+			if (!(acc.flags & WD_CONTROL)) {
+				if (sampled(t, &acc) == 0)
+					arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
+				return;
+			}
+			/* A jump through memory (a PLT stub's through the
+			 * GOT): it never reaches the instruction after it,
+			 * so it is watched from right before it runs. */
+			__attribute__((fallthrough));
 		case WD_SKIPPED:
-			if (!needs_before(&acc)) {
+			if (found == WD_SKIPPED && !needs_before(&acc)) {
 				t->st.samples_skipped_implicit++;
 				wt_probe_cancel(t);
 				return;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <linux/hw_breakpoint.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -154,10 +155,33 @@ void wt_slot_free(struct wt_thread *t, struct wt_slot *s)
 	wt_reservoir_freed(&t->reservoir, wt_occupied(t));
 }
 
+/* The watched bytes hold rip: a jump (or call) through them came here. */
+static int jumped_through(const struct wt_slot *s, uintptr_t rip)
+{
+	uintptr_t target;
+
+	return s->len == sizeof(target) &&
+	       wt_read_target(&target, s->addr, sizeof(target)) == 0 && target == rip;
+}
+
+/* The trap of an access watched from before it ran, at rip: its own? A
+ * jump through memory lands where the pointer it read points. */
+static int own_trap(const struct wt_slot *s, uintptr_t rip)
+{
+	if (rip == s->acc.pc || rip == s->acc.pc + s->acc.len)
+		return 1;
+	return (s->acc.flags & WD_CONTROL) && jumped_through(s, rip);
+}
+
 /*
  * Find the instruction that trapped. x86 reports the PC after it; decode
  * the enclosing function up to that PC. A trap right at a function's entry
- * was the `call` pushing its return address.
+ * came from the instruction that got there: the `call` pushing its return
+ * address onto watched stack bytes, or a jump or call through watched
+ * bytes that hold this address, a load. That one is the watched jump again
+ * when a jump through memory (a PLT stub's through its GOT slot) was
+ * watched; otherwise it is named by the call that the return address
+ * follows (exactly it for `call *ptr`). Neither: the trap stays unjudged.
  */
 static int trapping_access(struct wt_thread *t, const struct wt_slot *s, const ucontext_t *uc,
 			   uintptr_t *pcs, int n, uintptr_t start, uintptr_t end,
@@ -184,6 +208,27 @@ static int trapping_access(struct wt_thread *t, const struct wt_slot *s, const u
 		return 1;
 	}
 	if (n > 1 && start && pcs[0] == start) {
+		uintptr_t rsp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+
+		if (s->addr >= rsp + 8 || rsp >= s->addr + s->len) {
+			if (!jumped_through(s, pcs[0]))
+				return 0;
+			if (s->acc.flags & WD_CONTROL) {
+				*acc = s->acc;
+			} else {
+				memset(acc, 0, sizeof(*acc));
+				acc->pc = pcs[1] - 1;
+				acc->kind = WD_LOAD;
+				acc->size = 8;
+				acc->flags = WD_CONTROL;
+				acc->base = acc->index = WD_REG_NONE;
+				acc->scale = 1;
+				acc->addr_bytes = 8;
+				acc->disp = (int64_t)s->addr;
+			}
+			pcs[0] = acc->pc;
+			return 1;
+		}
 		acc->pc = pcs[1] - 1;
 		acc->kind = WD_STORE;
 		acc->size = 8;
@@ -220,12 +265,10 @@ void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 	uint32_t node;
 
 	if (s->skip_self) {
-		uintptr_t rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-
 		/* The sampled access (watched from before it ran) touching
 		 * its own bytes: it is the sample, not the next access. */
 		s->skip_self = 0;
-		if (rip == s->acc.pc || rip == s->acc.pc + s->acc.len) {
+		if (own_trap(s, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP])) {
 			t->st.self_traps++;
 			wt_craft_armed(t, s);
 			return;

@@ -217,6 +217,9 @@ void wt_unwind_init(void);
 /* craft.c: what each craft samples and how it judges a trap */
 int wt_craft_wants_store(void);
 void wt_craft_armed(struct wt_thread *t, struct wt_slot *s);
+/* Copy the target's memory without touching it (no watch traps, no
+ * SIGSEGV on a bad address). 0 or -1. */
+int wt_read_target(void *dst, uintptr_t src, size_t n);
 /* Returns 1 to keep watching (the trap was not the access the craft waits for). */
 int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wd_access *trap,
 		   uintptr_t trap_ea, int trap_ea_known, uint32_t trap_node);

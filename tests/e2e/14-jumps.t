@@ -1,0 +1,35 @@
+#!/bin/sh
+# Loads made by jumps through memory, as every call into a shared library
+# makes through its PLT slot. jmpmem tail-calls through a function pointer
+# that never changes: LoadCraft samples that jump's load (it is watched
+# from before it runs: no instruction after it is reached) and finds it
+# redundant, as LoadSpy does. fpstore stores a function pointer and then
+# jumps through it: the jump lands at a function's entry, where a trap
+# otherwise means a call pushing its return address; it is a load, so
+# every store is used (witch once called all of them dead).
+. "$(dirname "$0")/lib.sh"
+needs_debug_registers
+
+"$WITCH" record --quiet --craft=load --rate=4000 -o "$TMP/j" -- "$PROGS/jmpmem" 300000000 >/dev/null
+ok $? "witch record --craft=load jmpmem"
+"$WITCH" report --format=json "$TMP/j" >"$TMP/j.json"
+is "$(json "$TMP/j.json" '.pairs[0].watch[0].function') $(json "$TMP/j.json" '.pairs[0].trap[0].function')" \
+	"call call" "the jump's load is redundantly loaded by the jump"
+within "$(json "$TMP/j.json" '.totals.redundancy')" 0.95 1 "jumps through an unchanging pointer: redundant"
+within_todo_with_pages "$(json "$TMP/j.json" ".totals.stats.self_traps")" 5 1e12 "the sampled jump's own load is skipped"
+
+"$WITCH" spy --quiet --tool=load -o "$TMP/je" -- "$PROGS/jmpmem" 2000000 >/dev/null
+ok $? "witch spy --tool=load jmpmem"
+"$WITCH" compare --format=json "$TMP/j" "$TMP/je" >"$TMP/jc.json"
+is "$(json "$TMP/jc.json" '.found') of $(json "$TMP/jc.json" '.top')" "1 of 1" \
+	"LoadSpy's top pair is the jump's, and the sampled run has it"
+within "$(json "$TMP/jc.json" '.difference_points | if . < 0 then -. else . end')" 0 5 \
+	"sampled and exhaustive agree within 5 points"
+
+"$WITCH" record --quiet --craft=dead --rate=4000 -o "$TMP/f" -- "$PROGS/fpstore" 300000000 >/dev/null
+ok $? "witch record --craft=dead fpstore"
+"$WITCH" report --format=json "$TMP/f" >"$TMP/f.json"
+within "$(json "$TMP/f.json" '.totals.traps')" 50 1e12 "the pointer's stores were judged"
+is "$(json "$TMP/f.json" '.totals.redundancy')" 0 "no store is dead: the jump reads each"
+is "$(json "$TMP/f.json" '.totals.stats.traps_unresolved')" 0 "the jump through the pointer is named"
+done_testing
