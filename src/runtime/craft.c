@@ -42,10 +42,35 @@ static size_t value_bytes(const struct wt_slot *s)
 	return s->acc.size < sizeof(s->value) ? s->acc.size : sizeof(s->value);
 }
 
+/*
+ * LoadCraft's value of a read-modify-write (add $1, mem) is what it read,
+ * and once it ran memory holds what it wrote: such a sample is watched
+ * from right before it runs, when its bytes are still the ones it reads.
+ */
+int wt_craft_reads_before(const struct wd_access *acc)
+{
+	return wt_cfg.craft == WT_CRAFT_LOAD && acc->kind == WD_RMW;
+}
+
+/* The sampled access is about to run (watched from before it). */
+void wt_craft_before(struct wt_thread *t, struct wt_slot *s)
+{
+	(void)t;
+	s->have_value = 0;
+	s->value_before = wt_craft_reads_before(&s->acc) &&
+			  wt_read_target(s->value, s->ea, value_bytes(s)) == 0;
+}
+
 /* The sampled access has executed: remember the bytes it wrote or read. */
 void wt_craft_armed(struct wt_thread *t, struct wt_slot *s)
 {
 	(void)t;
+	if (s->value_before) {
+		/* Its own write is what the next read-modify-write reads. */
+		s->value_before = 0;
+		s->have_value = wt_read_target(s->cur, s->ea, value_bytes(s)) == 0;
+		return;
+	}
 	s->have_value = 0;
 	if (wt_cfg.craft == WT_CRAFT_DEAD)
 		return;

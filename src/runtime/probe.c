@@ -79,7 +79,10 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
 	s->watch_node = p->node;
 	s->skip_self = skip_self;
 	s->state = WT_SLOT_WATCH;
-	if (!skip_self)
+	s->value_before = 0;
+	if (skip_self)
+		wt_craft_before(t, s);
+	else
 		wt_craft_armed(t, s);
 	wt_attrib_armed(&t->cct.nodes[s->watch_node]);
 	t->st.watchpoints_armed++;
@@ -125,14 +128,15 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 
 		switch (found) {
 		case WD_FOUND:
-			if (!(acc.flags & WD_CONTROL)) {
+			if (!(acc.flags & WD_CONTROL) && !wt_craft_reads_before(&acc)) {
 				if (sampled(t, &acc) == 0)
 					arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
 				return;
 			}
 			/* A jump through memory (a PLT stub's through the
-			 * GOT): it never reaches the instruction after it,
-			 * so it is watched from right before it runs. */
+			 * GOT) never reaches the instruction after it, and a
+			 * read-modify-write has overwritten what LoadCraft
+			 * needs: both are watched from right before they run. */
 			__attribute__((fallthrough));
 		case WD_SKIPPED:
 			if (found == WD_SKIPPED && !needs_before(&acc)) {

@@ -75,6 +75,8 @@ struct wt_slot {
 				   one that overwrites its address registers): its
 				   own trap comes first and is not judged */
 	int have_value;		/* value holds the sampled access's bytes */
+	int value_before;	/* value was read before the access ran (load:
+				   what a read-modify-write read, not wrote) */
 	uint8_t value[64];	/* silent/load: bytes the sampled access wrote/read */
 	uint8_t cur[64];	/* load: bytes as the last ignored store left them */
 };
@@ -217,6 +219,8 @@ void wt_unwind_init(void);
 /* craft.c: what each craft samples and how it judges a trap */
 int wt_craft_wants_store(void);
 void wt_craft_armed(struct wt_thread *t, struct wt_slot *s);
+int wt_craft_reads_before(const struct wd_access *acc);
+void wt_craft_before(struct wt_thread *t, struct wt_slot *s);
 /* Copy the target's memory without touching it (no watch traps, no
  * SIGSEGV on a bad address). 0 or -1. */
 int wt_read_target(void *dst, uintptr_t src, size_t n);

@@ -1,6 +1,9 @@
 #!/bin/sh
 # LoadCraft: repeated searches of an unchanging linked list are redundant
-# loads (top pair, >= 80 %); a streaming read of fresh data is not (<= 10 %).
+# loads (top pair, >= 80 %); a streaming read of fresh data is not (<= 10 %);
+# counters incremented in memory (read-modify-write) never load the same
+# value twice (witch once compared what the increment wrote, and called
+# every one of them redundant).
 . "$(dirname "$0")/lib.sh"
 needs_debug_registers
 
@@ -21,4 +24,10 @@ within_todo_with_pages "$stream" 0 0.10 "load redundancy of the streaming read"
 within_todo_with_pages "$(json "$TMP/r.json" '.totals.stats.stores_ignored')" 1 1e12 "stores between loads are ignored, not judged"
 "$WITCH" report "$TMP/p" >"$TMP/r.txt"
 like "$(cat "$TMP/r.txt")" 'find .*REDUNDANTLY_LOADED_BY.* find' "text report: REDUNDANTLY_LOADED_BY"
+
+"$WITCH" record --quiet --craft=load --rate=4000 -o "$TMP/rmw" -- "$PROGS/rmwcount" >/dev/null
+ok $? "witch record --craft=load rmwcount"
+"$WITCH" report --format=json "$TMP/rmw" >"$TMP/rmw.json"
+within "$(json "$TMP/rmw.json" ".totals.traps")" 5 1e12 "the increments' loads were judged"
+within "$(json "$TMP/rmw.json" '.totals.redundancy')" 0 0.05 "an increment's load is not redundant"
 done_testing
