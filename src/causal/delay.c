@@ -21,7 +21,9 @@
 #include "causal/causal.h"
 
 struct wc_experiment_state wc_exp = { .line = -1 };
-static uint64_t paused_ns;	/* all threads' pauses, for the profile */
+/* All threads' pauses, for the profile's runtime record: what the virtual
+ * speedups cost the run (bench/causal reads them). */
+static uint64_t paused_ns, pauses, oversleep_ns;
 
 /* Debts of an experiment that is over are void. Any thread may update
  * another's local count (draining its samples): atomics throughout. */
@@ -106,6 +108,9 @@ static void pay(struct wc_thread *t, int all)
 			slept = wc_now() - start;
 			t->carry_ns = (int64_t)slept - want;
 			__atomic_add_fetch(&paused_ns, slept, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&pauses, 1, __ATOMIC_RELAXED);
+			if (t->carry_ns > 0)
+				__atomic_add_fetch(&oversleep_ns, (uint64_t)t->carry_ns, __ATOMIC_RELAXED);
 		} else {
 			t->carry_ns = -want;
 		}
@@ -166,9 +171,11 @@ void wc_post_block(struct wc_thread *t, int skip)
 	wc_catch_up(t);
 }
 
-uint64_t wc_delays_paused_ns(void)
+void wc_delays_paused(uint64_t *ns, uint64_t *n, uint64_t *over_ns)
 {
-	return __atomic_load_n(&paused_ns, __ATOMIC_RELAXED);
+	*ns = __atomic_load_n(&paused_ns, __ATOMIC_RELAXED);
+	*n = __atomic_load_n(&pauses, __ATOMIC_RELAXED);
+	*over_ns = __atomic_load_n(&oversleep_ns, __ATOMIC_RELAXED);
 }
 
 /* --- the coz.h / witch.h hooks for custom synchronisation ----------------- */
