@@ -27,22 +27,6 @@ struct wc_experiment_state wc_exp = { .line = -1 };
  * speedups cost the run (bench/causal reads them). */
 static uint64_t paused_ns, pauses, oversleep_ns;
 
-/*
- * How late a pause ends: the kernel's wake-up, then the wait for a core
- * (~40 us with a free core here; several hundred with both cores busy). A
- * thread that pauses again takes what it overslept off its next pause
- * (carry_ns), but one that pauses once before it ends or wakes another
- * (Figure 1's, each round) cannot: every pause asks for that much less.
- * The estimate follows the median of all threads' lateness (a step towards
- * each new one), not the mean: the few pauses that wait milliseconds for a
- * core would make most of the others end early, and a thread that ends
- * early owes a delay it never pays, while one that ends late only costs
- * time.
- */
-#define LATE_STEP_NS 4000
-#define LATE_MAX_NS 1000000
-static int64_t late_ns;
-
 /* Debts of an experiment that is over are void. Any thread may update
  * another's local count (draining its samples): atomics throughout. */
 static void forgive(struct wc_thread *t)
@@ -132,16 +116,9 @@ static void pay(struct wc_thread *t, int all)
 			return;
 		want = (int64_t)(g - local) - t->carry_ns;
 		if (want > 0) {
-			int64_t late = __atomic_load_n(&late_ns, __ATOMIC_RELAXED);
-			int64_t ask = want > late ? want - late : 1;
-
 			start = wc_now();
-			sleep_ns(ask);
+			sleep_ns(want);
 			slept = wc_now() - start;
-			if ((int64_t)slept - ask > late && late < LATE_MAX_NS)
-				__atomic_add_fetch(&late_ns, LATE_STEP_NS, __ATOMIC_RELAXED);
-			else if ((int64_t)slept - ask < late && late >= LATE_STEP_NS)
-				__atomic_sub_fetch(&late_ns, LATE_STEP_NS, __ATOMIC_RELAXED);
 			t->carry_ns = (int64_t)slept - want;
 			__atomic_add_fetch(&paused_ns, slept, __ATOMIC_RELAXED);
 			__atomic_add_fetch(&pauses, 1, __ATOMIC_RELAXED);
