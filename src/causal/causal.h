@@ -66,7 +66,6 @@ struct wc_thread {
 	uint64_t local;			/* ns of delay executed or skipped (atomic) */
 	uint64_t block_global;		/* global count when it blocked */
 	uint64_t block_local;		/* and its own */
-	uint64_t block_t0;		/* and the time */
 	int64_t carry_ns;		/* oversleep, taken off the next pause */
 	uint64_t samples, lost;
 	uint64_t prev_cpu, prev_time;	/* CPU time and clock at the last sample */
@@ -165,7 +164,6 @@ void wc_catch_up(struct wc_thread *t);
 /* The same from the thread's own samples only (before taking a lock). */
 void wc_pay_own(struct wc_thread *t);
 void wc_pre_block(struct wc_thread *t);
-void wc_pre_block_waking(struct wc_thread *t);
 void wc_post_block(struct wc_thread *t, int skip);
 /* The pauses so far: their total, their number, and how much longer they
  * took than asked. */

@@ -13,8 +13,7 @@
  *
  * Blocking calls (Table 2) remember the global count and, when the thread
  * was woken by another thread (which caught up before waking it, Table 1),
- * excuse the delays added while it was blocked, and as much of what it owed
- * before as it spent blocked.
+ * excuse the delays added while it was blocked.
  */
 #include <errno.h>
 #include <sys/prctl.h>
@@ -158,59 +157,30 @@ void wc_pay_own(struct wc_thread *t)
 	catch_up(t, 0);
 }
 
-/* A call that only blocks does not pause first: if another thread wakes
- * it, the time it spent blocked serves what it owed (a pause before the call
- * would have ended before the wake-up, which did not depend on it), and if
- * the call returns at once the debt stays, for the thread's own samples in
- * the selected line to cover (COZ 3.3). Paying here made two threads that
- * both run the selected line pay each other's samples: each paid up to the
- * global count, so its next sample raised it for the other (causal_latency:
- * every selected sample raised the global count). */
-static void block(struct wc_thread *t)
-{
-	forgive(t);
-	t->block_global = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
-	t->block_local = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
-	t->block_t0 = wc_now();
-	__atomic_store_n(&t->blocked, 1, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
-}
-
 void wc_pre_block(struct wc_thread *t)
-{
-	if (t)
-		block(t);
-}
-
-/* A call that may wake another thread before it blocks (it releases a
- * mutex, or a barrier): Table 1 first. */
-void wc_pre_block_waking(struct wc_thread *t)
 {
 	if (!t)
 		return;
 	wc_catch_up(t);
-	block(t);
+	t->block_global = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+	t->block_local = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&t->blocked, 1, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
 }
 
 void wc_post_block(struct wc_thread *t, int skip)
 {
 	if (!t)
 		return;
-	/* Excused: what the others added meanwhile, and of what it owed
-	 * before, as much as it was blocked. Not on top of what this thread's
-	 * own samples (drained by another thread while it was blocked) already
-	 * added to both counts: max, not a sum. A call that timed out or
-	 * failed was not woken by another thread: it pays all it owes at its
-	 * next catch-up. */
-	if (skip) {
-		uint64_t owed = t->block_global > t->block_local ? t->block_global - t->block_local : 0;
-		uint64_t was = wc_now() - t->block_t0;
-
-		raise_to(t, t->block_local + (owed < was ? owed : was) +
-				    (__atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE) - t->block_global));
-	}
+	/* Excused: what the others added meanwhile. Not on top of what this
+	 * thread's own samples (drained by another thread while it was
+	 * blocked) already added to both counts: max, not a sum. */
+	if (skip)
+		raise_to(t, t->block_local + (__atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE) -
+					      t->block_global));
 	__atomic_store_n(&t->blocked, 0, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
+	wc_catch_up(t);
 }
 
 void wc_delays_paused(uint64_t *ns, uint64_t *n, uint64_t *over_ns)

@@ -101,7 +101,7 @@ WC_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	REAL_COND(pthread_cond_wait);
 
 	if (t)
-		wc_pre_block_waking(t);	/* it also unlocks m */
+		wc_pre_block(t);	/* it also unlocks m: caught up first */
 	rc = real_(c, m);
 	if (t)
 		wc_post_block(t, 1);
@@ -116,7 +116,7 @@ WC_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 	REAL_COND(pthread_cond_timedwait);
 
 	if (t)
-		wc_pre_block_waking(t);	/* it also unlocks m */
+		wc_pre_block(t);
 	rc = real_(c, m, ts);
 	if (t)
 		wc_post_block(t, rc == 0);
@@ -152,7 +152,7 @@ WC_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 	REAL(pthread_barrier_wait);
 
 	if (t)
-		wc_pre_block_waking(t);	/* wakes the others too */
+		wc_pre_block(t);	/* wakes the others too: caught up first */
 	rc = real_(b);
 	if (t)
 		wc_post_block(t, 1);
