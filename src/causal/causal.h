@@ -165,7 +165,9 @@ void wc_catch_up(struct wc_thread *t);
 void wc_pay_own(struct wc_thread *t);
 void wc_pre_block(struct wc_thread *t);
 void wc_post_block(struct wc_thread *t, int skip);
-uint64_t wc_delays_paused_ns(void);
+/* The pauses so far: their total, their number, and how much longer they
+ * took than asked. */
+void wc_delays_paused(uint64_t *ns, uint64_t *n, uint64_t *over_ns);
 
 /* --- experiments (experiment.c) ------------------------------------------ */
 int wc_profiler_start(void);

@@ -222,7 +222,7 @@ static void flush_fin(int force)
 /* The closing records; the lock is held. */
 static void put_end(int complete, int status)
 {
-	uint64_t wall, delays, stolen;
+	uint64_t wall, delays, stolen, paused, npauses, over;
 	int i;
 
 	fin.len = 0;
@@ -252,6 +252,13 @@ static void put_end(int complete, int status)
 	wc_put_u64(&fin, delays);
 	wc_put(&fin, "\twaited-for-cpu-ns=");
 	wc_put_u64(&fin, stolen);
+	wc_delays_paused(&paused, &npauses, &over);
+	wc_put(&fin, "\tpaused-ns=");
+	wc_put_u64(&fin, paused);
+	wc_put(&fin, "\tpauses=");
+	wc_put_u64(&fin, npauses);
+	wc_put(&fin, "\toversleep-ns=");
+	wc_put_u64(&fin, over);
 	wc_put(&fin, "\nend\tstatus=");
 	if (status == -1000) {
 		wc_put(&fin, "exec");
