@@ -82,7 +82,8 @@ static Int module_of(Addr pc)
 {
 	DebugInfo *di;
 	const HChar *path;
-	Addr lo, hi;
+	Addr lo, hi, plt;
+	SizeT plt_size;
 	Int i;
 
 	if (last_mod >= 0 && pc >= spy_mods[last_mod].lo && pc < spy_mods[last_mod].hi)
@@ -96,6 +97,14 @@ static Int module_of(Addr pc)
 	path = VG_(DebugInfo_get_filename)(di);
 	lo = VG_(DebugInfo_get_text_avma)(di);
 	hi = lo + VG_(DebugInfo_get_text_size)(di);
+	/* The PLT is code of the object too (its stubs load from the GOT),
+	 * next to .text in the same executable segment. */
+	plt = VG_(DebugInfo_get_plt_avma)(di);
+	plt_size = VG_(DebugInfo_get_plt_size)(di);
+	if (plt_size && plt < lo)
+		lo = plt;
+	if (plt_size && plt + plt_size > hi)
+		hi = plt + plt_size;
 	if (!path || pc < lo || pc >= hi)
 		return -1;
 	if (spy_nmods == mods_cap) {

@@ -59,7 +59,7 @@ typedef struct {
 typedef struct {
 	HChar *path;
 	Addr bias;		/* runtime address - ELF virtual address */
-	Addr lo, hi;		/* text range, to recognise it again */
+	Addr lo, hi;		/* code range (PLT and text), to recognise it again */
 	Int id;			/* in the profile, -1 until a written node uses it */
 } SpyModule;
 
