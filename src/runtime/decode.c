@@ -185,6 +185,9 @@ static void classify_control(const ZydisDecodedInstruction *in,
 	if (in->mnemonic == ZYDIS_MNEMONIC_JMP) {
 		out->flags |= WD_DIRECT_JMP;
 		out->target = (uintptr_t)target;
+	} else if (in->mnemonic == ZYDIS_MNEMONIC_CALL) {
+		out->flags |= WD_DIRECT_CALL;
+		out->target = (uintptr_t)target;
 	} else if (cond >= 0) {
 		out->flags |= WD_COND_JMP;
 		out->cond = (uint8_t)cond;
@@ -494,6 +497,10 @@ enum wd_find wd_find_next_access(uintptr_t pc, uintptr_t code_end, int want_stor
 		if (a.flags & WD_COND_JMP) {
 			*out = a;
 			return WD_BRANCH;
+		}
+		if (a.flags & WD_DIRECT_CALL) {
+			*out = a;
+			return WD_CALL;
 		}
 		if (a.flags & WD_CONTROL)
 			return WD_NOT_FOUND;

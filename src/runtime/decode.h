@@ -38,6 +38,7 @@ enum wd_flags {
 	WD_DIRECT_JMP = 1 << 5,	/* unconditional direct jmp: target in `target` */
 	WD_COND_JMP = 1 << 7,	/* jcc/jrcxz with a relative target: `target` if taken,
 				   condition in `cond` (see wd_branch_taken) */
+	WD_DIRECT_CALL = 1 << 8, /* call with a relative target: `target` */
 	WD_ADDR_STALE = 1 << 6,	/* set only by wd_find_next_access: an instruction
 				   before this one writes a register its address
 				   uses, so the sampled registers do not give it
@@ -143,6 +144,8 @@ enum wd_find {
 	WD_UNDECODABLE,		/* bytes that do not decode (before code_end) */
 	WD_BRANCH,		/* a conditional jump (WD_COND_JMP) came first: *out is it;
 				   its direction needs the flags right before it */
+	WD_CALL,		/* looking for loads, a direct call came first: *out is it
+				   (a store walk meets the call's push first) */
 };
 
 /*

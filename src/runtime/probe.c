@@ -162,6 +162,16 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 			if (pc < p->proc_start || pc >= p->proc_end)
 				goto none;
 			continue;
+		case WD_CALL:
+			/* The next load is the callee's (a call into a
+			 * shared library: its PLT stub's jump through the
+			 * GOT); its context has this call in it. */
+			p->hops++;
+			pc = acc.target;
+			if (wt_proc_bounds(pc, &p->proc_start, &p->proc_end) < 0)
+				goto none;
+			p->parent_node = wt_cct_child(&t->cct, p->parent_node, acc.pc + acc.len);
+			continue;
 		default:
 			goto none;
 		}

@@ -40,3 +40,17 @@ int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
 	} while (n < max && unw_step(&cur) > 0);
 	return n;
 }
+
+/* The bounds of the function holding ip, from its unwind information.
+ * Returns 0, or -1 when there is none. */
+int wt_proc_bounds(uintptr_t ip, uintptr_t *start, uintptr_t *end)
+{
+	unw_proc_info_t pi;
+
+	if (unw_get_proc_info_by_ip(unw_local_addr_space, ip, &pi, NULL) < 0 ||
+	    ip < pi.start_ip || ip >= pi.end_ip)
+		return -1;
+	*start = pi.start_ip;
+	*end = pi.end_ip;
+	return 0;
+}

@@ -215,6 +215,7 @@ int wt_pages_sigaction(int sig, void (*fn)(int, siginfo_t *, void *), const sigs
 int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
 	      uintptr_t *proc_end);
 void wt_unwind_init(void);
+int wt_proc_bounds(uintptr_t ip, uintptr_t *start, uintptr_t *end);
 
 /* craft.c: what each craft samples and how it judges a trap */
 int wt_craft_wants_store(void);

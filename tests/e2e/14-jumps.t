@@ -6,7 +6,10 @@
 # redundant, as LoadSpy does. fpstore stores a function pointer and then
 # jumps through it: the jump lands at a function's entry, where a trap
 # otherwise means a call pushing its return address; it is a load, so
-# every store is used (witch once called all of them dead).
+# every store is used (witch once called all of them dead). pltcall calls
+# into libc through the PLT: a sample before the call walks into the callee
+# and finds its stub's jump, and LoadSpy names the stub by the program's
+# module (it once named it nowhere, '??').
 . "$(dirname "$0")/lib.sh"
 needs_debug_registers
 
@@ -32,4 +35,17 @@ ok $? "witch record --craft=dead fpstore"
 within "$(json "$TMP/f.json" '.totals.traps')" 50 1e12 "the pointer's stores were judged"
 is "$(json "$TMP/f.json" '.totals.redundancy')" 0 "no store is dead: the jump reads each"
 is "$(json "$TMP/f.json" '.totals.stats.traps_unresolved')" 0 "the jump through the pointer is named"
+plt=$(objdump -d "$PROGS/pltcall" | sed -n 's/^0*\([0-9a-f]*\) <rand_r@plt>:$/0x\1/p')
+"$WITCH" record --quiet --craft=load --rate=4000 -o "$TMP/p" -- "$PROGS/pltcall" >/dev/null
+ok $? "witch record --craft=load pltcall"
+"$WITCH" report --format=json "$TMP/p" >"$TMP/p.json"
+is "$(json "$TMP/p.json" '.pairs[0].watch[0].offset') $(json "$TMP/p.json" '.pairs[0].watch[1].function')" \
+	"$plt main" "the top pair is the PLT stub's load, called from main"
+"$WITCH" spy --quiet --tool=load -o "$TMP/pe" -- "$PROGS/pltcall" 300000 >/dev/null
+ok $? "witch spy --tool=load pltcall"
+"$WITCH" report --format=json "$TMP/pe" >"$TMP/pe.json"
+is "$(json "$TMP/pe.json" '.pairs[0].watch[0].offset') $(json "$TMP/pe.json" '.pairs[0].watch[0].module | split("/") | last')" \
+	"$plt pltcall" "LoadSpy names the stub by its module"
+"$WITCH" compare --format=json "$TMP/p" "$TMP/pe" >"$TMP/pc.json"
+is "$(json "$TMP/pc.json" '.found') of $(json "$TMP/pc.json" '.top')" "1 of 1" "the two runs' stub pairs match"
 done_testing

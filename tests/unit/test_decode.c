@@ -223,7 +223,7 @@ static void test_kinds(void)
 	check_flags("pop", t_pop, WD_LOAD, WD_IMPLICIT | WD_WRITES_ADDR_REG);
 	check_flags("push [mem]: explicit read, hidden write", t_pushm, WD_RMW,
 		    WD_IMPLICIT | WD_WRITES_ADDR_REG);
-	check_flags("call", t_call, WD_STORE, WD_IMPLICIT | WD_WRITES_ADDR_REG | WD_CONTROL);
+	check_flags("call", t_call, WD_STORE, WD_IMPLICIT | WD_WRITES_ADDR_REG | WD_CONTROL | WD_DIRECT_CALL);
 	check_flags("ret", t_ret, WD_LOAD, WD_IMPLICIT | WD_WRITES_ADDR_REG | WD_CONTROL);
 	a = dec(t_stos);
 	tap_ok(a.kind == WD_STORE && a.size == 1 && (a.flags & WD_STRING) &&
@@ -302,6 +302,9 @@ static void test_find(void)
 	r = find(f_call, t_end, 1, 16, &a);
 	tap_ok(r == WD_SKIPPED && (a.flags & WD_CONTROL) && (a.flags & WD_IMPLICIT),
 	       "find store: call is a skipped store");
+	r = find(f_call, t_end, 0, 16, &a);
+	tap_ok(r == WD_CALL && (a.flags & WD_DIRECT_CALL) && a.pc == (uintptr_t)f_call + 1 &&
+	       a.target == (uintptr_t)f_seq, "find load: stops at a direct call, with its target");
 	r = find(f_stale, t_end, 1, 16, &a);
 	tap_ok(r == WD_FOUND && a.flags == WD_ADDR_STALE,
 	       "find store: address register changed before the store is flagged");
