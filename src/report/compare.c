@@ -74,9 +74,11 @@ static int context_key(struct wr_side *side, uint32_t ctx, int full, char *buf, 
 	return 0;
 }
 
+/* Sites of either kind (struct wr_site_share, struct wr_watched) start
+ * with their key. */
 static int by_key(const void *x, const void *y)
 {
-	return strcmp(((const struct wr_site_share *)x)->key, ((const struct wr_site_share *)y)->key);
+	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
 static int by_share(const void *x, const void *y)
@@ -86,11 +88,6 @@ static int by_share(const void *x, const void *y)
 	if (a->share != b->share)
 		return a->share > b->share ? -1 : 1;
 	return strcmp(a->key, b->key);
-}
-
-static int watched_by_key(const void *x, const void *y)
-{
-	return strcmp(((const struct wr_watched *)x)->key, ((const struct wr_watched *)y)->key);
 }
 
 static int watched_by_weight(const void *x, const void *y)
@@ -128,7 +125,7 @@ static int watched_sites(struct wr_side *side, int full)
 		side->judged += w->judged;
 		n++;
 	}
-	qsort(side->watched, n, sizeof(*side->watched), watched_by_key);
+	qsort(side->watched, n, sizeof(*side->watched), by_key);
 	side->nwatched = 0;
 	for (i = 0; i < n; i++) {
 		struct wr_watched *last = side->nwatched ? &side->watched[side->nwatched - 1] : NULL;

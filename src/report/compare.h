@@ -18,7 +18,7 @@ struct wr_report;
 struct wr_symbolizer;
 
 struct wr_site_share {
-	char *key;		/* "watch site => trap site" */
+	char *key;		/* "watch site => trap site" (first: compare.c sorts by it) */
 	double share;		/* of all waste on its side, 0..1 */
 	size_t rank;		/* 1 = most waste */
 };
@@ -27,7 +27,7 @@ struct wr_site_share {
  * the access that judged it: how much a side weighs the site, and what
  * fraction of it is waste there. */
 struct wr_watched {
-	char *key;		/* the watch site alone */
+	char *key;		/* the watch site alone (first, as above) */
 	double waste;		/* exact waste, as the profile counts it */
 	double judged;		/* waste, use and approximate waste */
 };
