@@ -52,6 +52,14 @@ static inline UWord mix(UWord a, UWord b)
 	return h ^ (h >> 32);
 }
 
+static UInt *new_table(UInt slots)
+{
+	UInt *t = VG_(malloc)("witchspy.hash", slots * sizeof(UInt));
+
+	VG_(memset)(t, 0xff, slots * sizeof(UInt));
+	return t;
+}
+
 static struct node_slot *new_node_table(UInt slots)
 {
 	struct node_slot *t = VG_(malloc)("witchspy.hash", slots * sizeof(*t));
@@ -158,71 +166,64 @@ UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 
 /* ---- pairs ---- */
 
-static SpyPair *new_pair_table(UInt slots)
-{
-	return VG_(calloc)("witchspy.pairs", slots, sizeof(SpyPair));
-}
-
 void spy_pairs_init(SpyPairTab *t)
 {
-	t->mask = 1023;
-	t->slot = new_pair_table(t->mask + 1);
+	t->cap = 256;
+	t->v = VG_(malloc)("witchspy.pairs", t->cap * sizeof(SpyPair));
 	t->n = 0;
+	t->mask = 511;
+	t->hash = new_table(t->mask + 1);
+	VG_(memset)(t->cache, 0, sizeof(t->cache));
 }
 
 void spy_pairs_free(SpyPairTab *t)
 {
-	VG_(free)(t->slot);
+	VG_(free)(t->v);
+	VG_(free)(t->hash);
 	VG_(memset)(t, 0, sizeof(*t));
 }
 
-static SpyPair *pair_probe(SpyPair *slot, UInt mask, UInt watch, UInt trap)
+static void grow_pair_hash(SpyPairTab *t)
 {
-	UInt h = spy_pair_hash(watch, trap) & mask;
+	UInt i;
 
-	while (slot[h].watch && (slot[h].watch != watch || slot[h].trap != trap))
-		h = (h + 1) & mask;
-	return &slot[h];
-}
-
-static void grow_pair_table(SpyPairTab *t)
-{
-	SpyPair *old = t->slot;
-	UInt i, old_mask = t->mask;
-
+	VG_(free)(t->hash);
 	t->mask = t->mask * 2 + 1;
-	t->slot = new_pair_table(t->mask + 1);
-	for (i = 0; i <= old_mask; i++)
-		if (old[i].watch)
-			*pair_probe(t->slot, t->mask, old[i].watch, old[i].trap) = old[i];
-	VG_(free)(old);
+	t->hash = new_table(t->mask + 1);
+	for (i = 0; i < t->n; i++) {
+		UWord h = mix(t->v[i].watch, t->v[i].trap) & t->mask;
+
+		while (t->hash[h] != NO_ID)
+			h = (h + 1) & t->mask;
+		t->hash[h] = i;
+	}
 }
 
 SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap)
 {
-	SpyPair *p = pair_probe(t->slot, t->mask, watch, trap);
+	UWord h;
+	UInt id;
+	SpyPair *p;
 
-	if (p->watch)
-		return p;
-	if (2 * (t->n + 1) > t->mask + 1) {
-		grow_pair_table(t);
-		p = pair_probe(t->slot, t->mask, watch, trap);
+	for (h = mix(watch, trap) & t->mask; (id = t->hash[h]) != NO_ID; h = (h + 1) & t->mask)
+		if (t->v[id].watch == watch && t->v[id].trap == trap) {
+			t->cache[spy_pair_slot(watch, trap)] = id + 1;
+			return &t->v[id];
+		}
+	if (t->n == t->cap) {
+		t->cap *= 2;
+		t->v = VG_(realloc)("witchspy.pairs", t->v, t->cap * sizeof(SpyPair));
 	}
+	id = t->n++;
+	p = &t->v[id];
+	VG_(memset)(p, 0, sizeof(*p));
 	p->watch = watch;
 	p->trap = trap;
-	p->seq = t->n++;
+	t->hash[h] = id;
+	t->cache[spy_pair_slot(watch, trap)] = id + 1;
+	if (2 * t->n > t->mask)
+		grow_pair_hash(t);
 	return p;
-}
-
-SpyPair **spy_pairs_ordered(const SpyPairTab *t)
-{
-	SpyPair **v = VG_(malloc)("witchspy.pairs.order", (t->n + 1) * sizeof(*v));
-	UInt i;
-
-	for (i = 0; i <= t->mask; i++)
-		if (t->slot[i].watch)
-			v[t->slot[i].seq] = &t->slot[i];
-	return v;
 }
 
 /* LoadSpy packs a 24-bit handle with a byte: contexts beyond that share one

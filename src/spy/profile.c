@@ -258,12 +258,11 @@ static Int cmp_uint(const void *a, const void *b)
 static void collect(struct tlist *l, UInt epoch)
 {
 	UInt i, cap = 64;
-	SpyPair **v = spy_pairs_ordered(&l->t->pairs);
 
 	l->n = 0;
 	l->ids = VG_(malloc)("witchspy.write", cap * sizeof(UInt));
 	for (i = 0; i < 2 * l->t->pairs.n; i++) {
-		const SpyPair *p = v[i / 2];
+		const SpyPair *p = &l->t->pairs.v[i / 2];
 		UInt id = i & 1 ? p->trap : p->watch;
 
 		while (id != SPY_ROOT && stamp[id] != epoch) {
@@ -276,7 +275,6 @@ static void collect(struct tlist *l, UInt epoch)
 			id = spy_nodes[id].parent;
 		}
 	}
-	VG_(free)(v);
 	/* A child is always created after its parent. */
 	VG_(ssort)(l->ids, l->n, sizeof(UInt), cmp_uint);
 }
@@ -284,7 +282,6 @@ static void collect(struct tlist *l, UInt epoch)
 static void write_thread(const struct tlist *l)
 {
 	const SpyPairTab *pt = &l->t->pairs;
-	SpyPair **v = spy_pairs_ordered(pt);
 	UInt i;
 
 	for (i = 0; i < l->n; i++)
@@ -315,7 +312,7 @@ static void write_thread(const struct tlist *l)
 		endl();
 	}
 	for (i = 0; i < pt->n; i++) {
-		const SpyPair *p = v[i];
+		const SpyPair *p = &pt->v[i];
 
 		put("p ");
 		put_u64(local[p->watch]);
@@ -333,7 +330,6 @@ static void write_thread(const struct tlist *l)
 		}
 		endl();
 	}
-	VG_(free)(v);
 }
 
 static const HChar *tool_name(void)
@@ -411,8 +407,8 @@ static void write_stats(UInt nthreads)
 		UInt i;
 
 		for (t = spy_threads; t; t = t->next)
-			for (i = 0; i <= t->pairs.mask; i++)
-				approx += t->pairs.slot[i].approx;
+			for (i = 0; i < t->pairs.n; i++)
+				approx += t->pairs.v[i].approx;
 		stat_line("approx_bytes", approx);
 	}
 }

@@ -75,43 +75,47 @@ UInt spy_cct_child(UInt parent, Addr pc, UChar dtype);
 /* The handle of a leaf node for the shadow memory: LoadSpy has 24 bits. */
 UInt spy_handle(UInt node);
 
-/*
- * A thread's pairs live in an open-addressed table, counters and all: an
- * event finds its pair with one cache line, most often the first slot
- * probed. (A direct-mapped cache of indexes into an array cost two
- * dependent misses per event; LoadSpy records an event for every load,
- * and sqlite3's 70 thousand pairs missed it often.)
- */
 typedef struct {
-	UInt watch, trap;	/* node ids; watch 0: empty slot (never a handle) */
-	UInt seq;		/* creation order, the profile's order */
+	UInt watch, trap;	/* node ids */
 	ULong waste, use, approx;	/* bytes */
 	ULong count;		/* events (waste, approx or use) */
 } SpyPair;
 
+#define SPY_PAIR_CACHE_BITS 14
+#define SPY_PAIR_CACHE (1u << SPY_PAIR_CACHE_BITS)
+
 typedef struct {
-	SpyPair *slot;
-	UInt n, mask;
+	SpyPair *v;
+	UInt n, cap;
+	UInt *hash;
+	UInt mask;
+	UInt cache[SPY_PAIR_CACHE];	/* direct-mapped: pair index + 1, 0 empty */
 } SpyPairTab;
 
 void spy_pairs_init(SpyPairTab *t);
 void spy_pairs_free(SpyPairTab *t);
 SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap);
-/* The pairs in creation order (VG_(free) the array). */
-SpyPair **spy_pairs_ordered(const SpyPairTab *t);
 
-static inline UInt spy_pair_hash(UInt watch, UInt trap)
+static inline UInt spy_pair_slot(UInt watch, UInt trap)
 {
-	return (UInt)((((ULong)watch << 32 | trap) * 0x9E3779B97F4A7C15ULL) >> 32);
+	UInt h = watch * 0x9E3779B1u + trap * 0x85EBCA77u;
+
+	return (h ^ (h >> 15)) & (SPY_PAIR_CACHE - 1);
 }
 
-/* The pair if it sits in its first slot, else NULL: no call, for the
- * helpers' fast paths. */
+/* The pair if the cache holds it, else NULL: no call, for the helpers'
+ * fast paths. */
 static inline SpyPair *spy_pair_cached(SpyPairTab *t, UInt watch, UInt trap)
 {
-	SpyPair *p = &t->slot[spy_pair_hash(watch, trap) & t->mask];
+	UInt k = t->cache[spy_pair_slot(watch, trap)];
 
-	return LIKELY(p->watch == watch && p->trap == trap) ? p : NULL;
+	if (LIKELY(k)) {
+		SpyPair *p = &t->v[k - 1];
+
+		if (LIKELY(p->watch == watch && p->trap == trap))
+			return p;
+	}
+	return NULL;
 }
 
 static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
