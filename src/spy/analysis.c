@@ -144,11 +144,14 @@ static enum verdict judge_approx(const UChar *old, const UChar *now, Addr base, 
  * (the common case) only read the bitmap, an eighth of the memory. */
 
 /*
- * The pending bits of up to PEND_MAX bytes are read and written as one
- * unaligned 64-bit word: a 16- or 32-byte vector access is decided like a
- * scalar one (demo's blur and scale store 16 bytes at a time, and went
- * byte by byte). The chunk has 8 bytes of slack after its bitmap for the
- * word read at its last byte.
+ * The pending bits of up to PEND_MAX bytes: a 16- or 32-byte vector access
+ * is decided like a scalar one (demo's blur and scale store 16 bytes at a
+ * time, and went byte by byte). Up to 8 bytes, the two bitmap bytes are
+ * read and written as bytes, as before: a word read right after a write of
+ * the neighbouring bits (consecutive accesses) cannot be forwarded from
+ * the store, and perl was measured slower (bench/spy-ab new/old 1.045)
+ * with words throughout. The chunk has 8 bytes of slack after its bitmap
+ * for the word read at its last byte.
  */
 #define PEND_MAX 32
 
@@ -160,17 +163,43 @@ static inline ULong pend_mask(SizeT n)
 /* Pending bits of the n <= PEND_MAX bytes at chunk offset off, lowest first. */
 static inline UInt pend_get(const UChar *bits, UWord off, SizeT n)
 {
-	return (UInt)((*(const ULong_u *)(bits + (off >> 3)) >> (off & 7)) & pend_mask(n));
+	const UChar *b = bits + (off >> 3);
+
+	if (LIKELY(n <= 8)) {
+		UInt lo = b[0];
+
+		/* Two byte loads, not one 16-bit load gcc would merge them to:
+		 * each forwards from a byte pend_set or pend_clr just wrote. */
+		__asm__("" : "+r"(lo));
+		return ((lo | (UInt)b[1] << 8) >> (off & 7)) & (UInt)pend_mask(n);
+	}
+	return (UInt)((*(const ULong_u *)b >> (off & 7)) & pend_mask(n));
 }
 
 static inline void pend_set(UChar *bits, UWord off, SizeT n)
 {
-	*(ULong_u *)(bits + (off >> 3)) |= pend_mask(n) << (off & 7);
+	UChar *b = bits + (off >> 3);
+	ULong m = pend_mask(n) << (off & 7);
+
+	if (LIKELY(n <= 8)) {
+		b[0] |= (UChar)m;
+		b[1] |= (UChar)(m >> 8);
+		return;
+	}
+	*(ULong_u *)b |= m;
 }
 
 static inline void pend_clr(UChar *bits, UWord off, SizeT n)
 {
-	*(ULong_u *)(bits + (off >> 3)) &= ~(pend_mask(n) << (off & 7));
+	UChar *b = bits + (off >> 3);
+	ULong m = pend_mask(n) << (off & 7);
+
+	if (LIKELY(n <= 8)) {
+		b[0] &= (UChar)~m;
+		b[1] &= (UChar)~(m >> 8);
+		return;
+	}
+	*(ULong_u *)b &= ~m;
 }
 
 /* Do the n handles at c hold one value? */
