@@ -194,10 +194,11 @@ UInt spy_site_resolve(UInt *slot)
 
 /* At the end of a superblock ending in a call; sp points at the pushed
  * return address. */
-VG_REGPARM(2) void spy_on_call(Addr ret, Addr sp)
+VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp)
 {
 	SpyThread *t = spy_cur;
 	SpyFrame *f;
+	UInt parent;
 
 	/* A frame at or below this slot is over: the call reuses its place. */
 	if (sp >= spy_cur_limit)
@@ -207,9 +208,21 @@ VG_REGPARM(2) void spy_on_call(Addr ret, Addr sp)
 		t->f = VG_(realloc)("witchspy.frames", t->f, t->cap * sizeof(SpyFrame));
 	}
 	f = &t->f[t->depth];
-	f->ret = ret;
+	f->ret = cs->ret;
 	f->slot = sp;
-	f->node = spy_cct_child(spy_thread_node(t), ret, DT_INT);
+	parent = spy_thread_node(t);
+	if (cs->parent == parent) {
+		f->node = cs->child;
+	} else {
+		ULong dropped = spy_nodes_dropped;
+
+		f->node = spy_cct_child(parent, cs->ret, DT_INT);
+		/* A full tree's stand-in is not the child: count each drop. */
+		if (dropped == spy_nodes_dropped) {
+			cs->parent = parent;
+			cs->child = f->node;
+		}
+	}
 	f->realloc_pending = 0;
 	t->depth++;
 	mirror(t);

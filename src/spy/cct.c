@@ -25,8 +25,20 @@ Int spy_nmods;
 #define NO_ID 0xffffffffu
 #define MAX_NODES 0x7fffffffu
 
+/*
+ * The node table's keys are copied into the hash slots: a lookup touches
+ * one cache line, not a slot and then a node. Lookups (a call, a site's
+ * first access in a new context) led DeadSpy's profile of sqlite3, each
+ * waiting on two dependent misses.
+ */
+struct node_slot {
+	Addr pc;
+	UInt parent;
+	UInt id;		/* NO_ID: empty */
+};
+
 static UInt node_cap;
-static UInt *node_hash;
+static struct node_slot *node_hash;
 static UInt node_mask;
 static Int mods_cap;
 static Int last_mod = -1;
@@ -48,12 +60,22 @@ static UInt *new_table(UInt slots)
 	return t;
 }
 
+static struct node_slot *new_node_table(UInt slots)
+{
+	struct node_slot *t = VG_(malloc)("witchspy.hash", slots * sizeof(*t));
+	UInt i;
+
+	for (i = 0; i < slots; i++)
+		t[i].id = NO_ID;
+	return t;
+}
+
 void spy_cct_init(void)
 {
 	node_cap = 1 << 16;
 	spy_nodes = VG_(malloc)("witchspy.nodes", node_cap * sizeof(SpyNode));
 	node_mask = (1 << 17) - 1;
-	node_hash = new_table(node_mask + 1);
+	node_hash = new_node_table(node_mask + 1);
 	spy_nodes[0].pc = 0;
 	spy_nodes[0].parent = NO_ID;
 	spy_nodes[0].module = -1;
@@ -67,13 +89,15 @@ static void grow_node_hash(void)
 
 	VG_(free)(node_hash);
 	node_mask = node_mask * 2 + 1;
-	node_hash = new_table(node_mask + 1);
+	node_hash = new_node_table(node_mask + 1);
 	for (i = 1; i < spy_nnodes; i++) {
 		UWord h = mix(spy_nodes[i].parent, spy_nodes[i].pc) & node_mask;
 
-		while (node_hash[h] != NO_ID)
+		while (node_hash[h].id != NO_ID)
 			h = (h + 1) & node_mask;
-		node_hash[h] = i;
+		node_hash[h].pc = spy_nodes[i].pc;
+		node_hash[h].parent = spy_nodes[i].parent;
+		node_hash[h].id = i;
 	}
 }
 
@@ -125,8 +149,8 @@ UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 	UWord h;
 	UInt id;
 
-	for (h = mix(parent, pc) & node_mask; (id = node_hash[h]) != NO_ID; h = (h + 1) & node_mask)
-		if (spy_nodes[id].parent == parent && spy_nodes[id].pc == pc)
+	for (h = mix(parent, pc) & node_mask; (id = node_hash[h].id) != NO_ID; h = (h + 1) & node_mask)
+		if (node_hash[h].parent == parent && node_hash[h].pc == pc)
 			return id;
 	if (spy_nnodes >= MAX_NODES) {
 		spy_nodes_dropped++;
@@ -141,7 +165,9 @@ UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 	spy_nodes[id].parent = parent;
 	spy_nodes[id].module = module_of(pc);
 	spy_nodes[id].dtype = dtype;
-	node_hash[h] = id;
+	node_hash[h].pc = pc;
+	node_hash[h].parent = parent;
+	node_hash[h].id = id;
 	if (2 * spy_nnodes > node_mask)
 		grow_node_hash();
 	return id;

@@ -674,8 +674,13 @@ static void leave(struct ctx *c, IRSB *in, const struct insn *last)
 	IRExpr *sp;
 
 	if (in->jumpkind == Ijk_Call && last) {
+		SpyCallSite *cs = VG_(malloc)("witchspy.callsite", sizeof(*cs));
+
+		cs->ret = last->addr + last->len;
+		cs->parent = 0xffffffffu;
+		cs->child = 0;
 		sp = tmp_of(out, Ity_I64, IRExpr_Get(c->sp_off, Ity_I64));
-		CALL(out, spy_on_call, mkIRExprVec_2(hw(last->addr + last->len), sp), NULL);
+		CALL(out, spy_on_call, mkIRExprVec_2(hw((HWord)cs), sp), NULL);
 	} else if (in->jumpkind == Ijk_Ret && spy_cfg.heap_clear) {
 		IRExpr *pending = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
 								    hw((HWord)&spy_reallocs_pending)));

@@ -37,7 +37,7 @@ void sh_init(int tool)
 	mode = tool;
 	chunk_bytes = SH_CHUNK * sizeof(UInt);
 	if (tool == SPY_DEAD)
-		chunk_bytes += SH_CHUNK / 8 + 8;	/* +8: pend_get reads a byte past */
+		chunk_bytes += SH_CHUNK / 8 + 8;	/* +8: pend_get reads a word at the last byte */
 }
 
 static UWord aux_hash(UWord k)

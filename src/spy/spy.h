@@ -103,7 +103,9 @@ static inline UInt spy_pair_slot(UInt watch, UInt trap)
 	return (h ^ (h >> 15)) & (SPY_PAIR_CACHE - 1);
 }
 
-static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
+/* The pair if the cache holds it, else NULL: no call, for the helpers'
+ * fast paths. */
+static inline SpyPair *spy_pair_cached(SpyPairTab *t, UInt watch, UInt trap)
 {
 	UInt k = t->cache[spy_pair_slot(watch, trap)];
 
@@ -113,7 +115,14 @@ static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
 		if (LIKELY(p->watch == watch && p->trap == trap))
 			return p;
 	}
-	return spy_pair_slow(t, watch, trap);
+	return NULL;
+}
+
+static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
+{
+	SpyPair *p = spy_pair_cached(t, watch, trap);
+
+	return LIKELY(p != NULL) ? p : spy_pair_slow(t, watch, trap);
 }
 
 /* ---- callstack.c: threads and their shadow stacks ---------------------- */
@@ -200,7 +209,15 @@ void spy_signal_enter(ThreadId tid, Bool alt);
 void spy_signal_leave(ThreadId tid);
 
 VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp);
-VG_REGPARM(2) void spy_on_call(Addr ret, Addr sp);
+/* A call instruction's return address, and the child node it pushed last
+ * time with the parent it pushed it from: a call site in a loop pushes the
+ * same node again and again, and needs no CCT lookup for it. */
+typedef struct {
+	Addr ret;
+	UInt parent, child;
+} SpyCallSite;
+
+VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp);
 /* Context of the instruction at pc in thread t right now. */
 UInt spy_context_at(SpyThread *t, Addr pc);
 
