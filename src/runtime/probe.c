@@ -121,6 +121,8 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
 	struct wd_access acc;
+	unsigned paused;
+	int bounded;
 
 	while (p->hops < MAX_HOPS) {
 		enum wd_find found = wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(),
@@ -168,7 +170,10 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 			 * GOT); its context has this call in it. */
 			p->hops++;
 			pc = acc.target;
-			if (wt_proc_bounds(pc, &p->proc_start, &p->proc_end) < 0)
+			paused = wt_pause_watches(t);	/* it reads the loader's data */
+			bounded = wt_proc_bounds(pc, &p->proc_start, &p->proc_end);
+			wt_resume_watches(t, paused);
+			if (bounded < 0)
 				goto none;
 			p->parent_node = wt_cct_child(&t->cct, p->parent_node, acc.pc + acc.len);
 			continue;

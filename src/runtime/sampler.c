@@ -112,7 +112,7 @@ void wt_on_sample(struct wt_thread *t, ucontext_t *uc)
 
 	t->st.samples++;
 	arm_timer(t);
-	paused = wt_pause_stack_watches(t, uc);
+	paused = wt_pause_watches(t);
 	n = wt_unwind(uc, pcs, WT_MAX_FRAMES, &start, &end);
 	wt_resume_watches(t, paused);
 	if (n == 0 || !end) {

@@ -119,12 +119,15 @@ unsigned wt_occupied(const struct wt_thread *t)
 }
 
 /*
- * The profiler's own reads of the target's stack (the unwinder) must not
- * trip watchpoints on stack addresses: pause those while the handler runs.
+ * The unwinder reads the target's stack, and also libc's and the dynamic
+ * loader's data (dl_iterate_phdr's lock, __libc_single_threaded) that the
+ * program reads too: a load sampled there was watched, the unwinder tripped
+ * it in every handler, and each trap's own unwinding queued the next (xz
+ * under --craft=load never ended). Every watch is paused while the handler
+ * unwinds or looks up a function.
  */
-unsigned wt_pause_stack_watches(struct wt_thread *t, const ucontext_t *uc)
+unsigned wt_pause_watches(struct wt_thread *t)
 {
-	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	unsigned paused = 0;
 	int i;
 
@@ -132,7 +135,7 @@ unsigned wt_pause_stack_watches(struct wt_thread *t, const ucontext_t *uc)
 		struct wt_slot *s = &t->slot[i];
 
 		/* --watch=pages: handlers run with the pages exposed. */
-		if (s->fd < 0 || s->state != WT_SLOT_WATCH || s->addr + 256 < sp || s->addr >= t->stack_hi)
+		if (s->fd < 0 || s->state != WT_SLOT_WATCH)
 			continue;
 		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 		paused |= 1u << i;
@@ -274,7 +277,7 @@ void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 			return;
 		}
 	}
-	paused = wt_pause_stack_watches(t, uc);
+	paused = wt_pause_watches(t);
 	n = wt_unwind(uc, pcs, WT_MAX_FRAMES, &start, &end);
 	if (n == WT_MAX_FRAMES)
 		t->cct.frames_truncated++;

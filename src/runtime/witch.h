@@ -190,7 +190,7 @@ void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
 void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
 unsigned wt_watch_len(uintptr_t ea, unsigned size, uintptr_t *aligned);
 unsigned wt_occupied(const struct wt_thread *t);
-unsigned wt_pause_stack_watches(struct wt_thread *t, const ucontext_t *uc);
+unsigned wt_pause_watches(struct wt_thread *t);
 void wt_resume_watches(struct wt_thread *t, unsigned paused);
 
 /* pagewatch.c: watches without debug registers */
