@@ -226,21 +226,6 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 		wt_real_sigaction(sig, &sa, NULL);
 }
 
-static void stack_bounds(struct wt_thread *t)
-{
-	pthread_attr_t attr;
-	void *addr;
-	size_t size;
-
-	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
-			t->stack_hi = (uintptr_t)addr + size;
-		pthread_attr_destroy(&attr);
-	}
-	if (!t->stack_hi)
-		t->stack_hi = UINTPTR_MAX;
-}
-
 int wt_thread_start(void)
 {
 	struct wt_thread *t;
@@ -263,7 +248,6 @@ int wt_thread_start(void)
 	t->tid = (pid_t)syscall(SYS_gettid);
 	syscall(SYS_arch_prctl, ARCH_GET_FS, &t->fs_base);
 	syscall(SYS_arch_prctl, ARCH_GET_GS, &t->gs_base);
-	stack_bounds(t);
 	if (wt_pages_mode && wt_pages_thread_start(t) < 0) {
 		__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
 		wt_count_unsampled_thread();

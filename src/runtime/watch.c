@@ -177,6 +177,34 @@ static int own_trap(const struct wt_slot *s, uintptr_t rip)
 }
 
 /*
+ * A trap at a function's entry on watched bytes that are not the pushed
+ * return address: a jump or call through them got here, reading them
+ * (pcs[0] is the entry). The watched jump itself when one was watched (a
+ * PLT stub's), else a load named by the call the return address follows.
+ * 0 when the bytes do not lead here: the trap stays unjudged.
+ */
+static int load_by_jump(const struct wt_slot *s, uintptr_t *pcs, struct wd_access *acc)
+{
+	if (!jumped_through(s, pcs[0]))
+		return 0;
+	if (s->acc.flags & WD_CONTROL) {
+		*acc = s->acc;
+	} else {
+		memset(acc, 0, sizeof(*acc));
+		acc->pc = pcs[1] - 1;
+		acc->kind = WD_LOAD;
+		acc->size = 8;
+		acc->flags = WD_CONTROL;
+		acc->base = acc->index = WD_REG_NONE;	/* its address: disp alone */
+		acc->scale = 1;
+		acc->addr_bytes = 8;
+		acc->disp = (int64_t)s->addr;
+	}
+	pcs[0] = acc->pc;
+	return 1;
+}
+
+/*
  * Find the instruction that trapped. x86 reports the PC after it; decode
  * the enclosing function up to that PC. A trap right at a function's entry
  * came from the instruction that got there: the `call` pushing its return
@@ -213,25 +241,8 @@ static int trapping_access(struct wt_thread *t, const struct wt_slot *s, const u
 	if (n > 1 && start && pcs[0] == start) {
 		uintptr_t rsp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 
-		if (s->addr >= rsp + 8 || rsp >= s->addr + s->len) {
-			if (!jumped_through(s, pcs[0]))
-				return 0;
-			if (s->acc.flags & WD_CONTROL) {
-				*acc = s->acc;
-			} else {
-				memset(acc, 0, sizeof(*acc));
-				acc->pc = pcs[1] - 1;
-				acc->kind = WD_LOAD;
-				acc->size = 8;
-				acc->flags = WD_CONTROL;
-				acc->base = acc->index = WD_REG_NONE;
-				acc->scale = 1;
-				acc->addr_bytes = 8;
-				acc->disp = (int64_t)s->addr;
-			}
-			pcs[0] = acc->pc;
-			return 1;
-		}
+		if (s->addr >= rsp + 8 || rsp >= s->addr + s->len)
+			return load_by_jump(s, pcs, acc);
 		acc->pc = pcs[1] - 1;
 		acc->kind = WD_STORE;
 		acc->size = 8;

@@ -112,7 +112,6 @@ struct wt_thread {
 	int ready;			/* handlers may use this state */
 	int exited;
 	uintptr_t fs_base, gs_base;
-	uintptr_t stack_hi;		/* top of the stack: watches below it may be read by the unwinder */
 	timer_t timer;
 	int timer_fd;			/* perf task-clock source, -1 if POSIX timer */
 	int have_timer;
