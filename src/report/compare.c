@@ -81,6 +81,46 @@ static int by_key(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/*
+ * Sort n sites of one kind by key and fold those with equal keys into the
+ * first of them (add sums one into another; the folded key is freed).
+ * Returns how many are left.
+ */
+static size_t fold_by_key(void *sites, size_t n, size_t size, void (*add)(void *into, const void *from))
+{
+	char *base = sites;
+	size_t i, kept = 0;
+
+	qsort(sites, n, size, by_key);
+	for (i = 0; i < n; i++) {
+		char *site = base + i * size, *last = kept ? base + (kept - 1) * size : NULL;
+
+		if (last && !strcmp(*(char **)last, *(char **)site)) {
+			add(last, site);
+			free(*(char **)site);
+		} else {
+			if (kept != i)
+				memcpy(base + kept * size, site, size);
+			kept++;
+		}
+	}
+	return kept;
+}
+
+static void add_share(void *into, const void *from)
+{
+	((struct wr_site_share *)into)->share += ((const struct wr_site_share *)from)->share;
+}
+
+static void add_watched(void *into, const void *from)
+{
+	struct wr_watched *a = into;
+	const struct wr_watched *b = from;
+
+	a->waste += b->waste;
+	a->judged += b->judged;
+}
+
 static int by_share(const void *x, const void *y)
 {
 	const struct wr_site_share *a = x, *b = y;
@@ -125,19 +165,7 @@ static int watched_sites(struct wr_side *side, int full)
 		side->judged += w->judged;
 		n++;
 	}
-	qsort(side->watched, n, sizeof(*side->watched), by_key);
-	side->nwatched = 0;
-	for (i = 0; i < n; i++) {
-		struct wr_watched *last = side->nwatched ? &side->watched[side->nwatched - 1] : NULL;
-
-		if (last && !strcmp(last->key, side->watched[i].key)) {
-			last->waste += side->watched[i].waste;
-			last->judged += side->watched[i].judged;
-			free(side->watched[i].key);
-		} else {
-			side->watched[side->nwatched++] = side->watched[i];
-		}
-	}
+	side->nwatched = fold_by_key(side->watched, n, sizeof(*side->watched), add_watched);
 	qsort(side->watched, side->nwatched, sizeof(*side->watched), watched_by_weight);
 	return 0;
 }
@@ -171,18 +199,7 @@ int wr_side_sites(struct wr_side *side, int full)
 		n++;
 	}
 	/* Pairs whose contexts differ only where keys do not look merge. */
-	qsort(side->sites, n, sizeof(*side->sites), by_key);
-	side->nsites = 0;
-	for (i = 0; i < n; i++) {
-		struct wr_site_share *last = side->nsites ? &side->sites[side->nsites - 1] : NULL;
-
-		if (last && !strcmp(last->key, side->sites[i].key)) {
-			last->share += side->sites[i].share;
-			free(side->sites[i].key);
-		} else {
-			side->sites[side->nsites++] = side->sites[i];
-		}
-	}
+	side->nsites = fold_by_key(side->sites, n, sizeof(*side->sites), add_share);
 	qsort(side->sites, side->nsites, sizeof(*side->sites), by_share);
 	for (i = 0; i < side->nsites; i++)
 		side->sites[i].rank = i + 1;
