@@ -29,6 +29,8 @@ static void watched_text(FILE *out, const struct wr_comparison *c, size_t n)
 {
 	size_t i;
 
+	if (!c->b.nwatched)
+		return;	/* nothing judged: no table, as no reweighted line */
 	fprintf(out, "\nreference's heaviest watched sites (weight: share of judged bytes)\n"
 		     " rank   weight: reference  sampled   %s: reference  sampled   watch site\n",
 		c->b.r->tool->fraction);

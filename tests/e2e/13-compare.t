@@ -34,6 +34,14 @@ like "$(cat "$TMP/ab.txt")" "reference's heaviest watched sites" "text: the watc
 
 needs_debug_registers
 
+# A run that judged nothing (a program too short for a sample)
+# has nothing to reweigh: JSON null, and no line or table in the text.
+"$WITCH" record --quiet -o "$TMP/none" -- true >/dev/null
+"$WITCH" compare --format=json "$TMP/none" "$TMP/none" >"$TMP/none.json"
+is "$(json "$TMP/none.json" '.reweighted_redundancy')" null "nothing judged: no reweighted redundancy"
+"$WITCH" compare "$TMP/none" "$TMP/none" >"$TMP/none.txt"
+ok "$(grep -c "weight for each watched site\|heaviest watched sites" "$TMP/none.txt")" "nothing judged: no reweighted line, no table"
+
 "$WITCH" record --quiet --rate=2000 -o "$TMP/a" -- "$PROGS/fig2" 30 >/dev/null
 "$WITCH" record --quiet --rate=2000 -o "$TMP/b" -- "$PROGS/fig2" 30 >/dev/null
 "$WITCH" compare --format=json "$TMP/a" "$TMP/b" >"$TMP/c.json"
