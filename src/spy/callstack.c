@@ -105,6 +105,7 @@ void spy_threads_after_fork(ThreadId tid)
 {
 	SpyThread *t, *keep = tid < ntids ? by_tid[tid] : NULL, *next;
 
+	spy_memos_drop();
 	for (t = spy_threads; t; t = next) {
 		next = t->next;
 		if (t == keep)

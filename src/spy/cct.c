@@ -235,6 +235,45 @@ SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap)
 	return p;
 }
 
+/* ---- sites' memos of their last pair ---- */
+
+SpySB *spy_sbs;
+
+void spy_memo_flush(SpyMemo *m)
+{
+	SpyPair *p;
+
+	if (!m->t)
+		return;
+	p = spy_pair(&m->t->pairs, m->p.watch, m->p.trap);
+	p->waste += m->p.waste;
+	p->use += m->p.use;
+	p->approx += m->p.approx;
+	p->count += m->p.count;
+	m->t = NULL;
+	m->p.waste = m->p.use = m->p.approx = m->p.count = 0;
+}
+
+void spy_memos_flush(void)
+{
+	SpySB *sb;
+	UInt k;
+
+	for (sb = spy_sbs; sb; sb = sb->next)
+		for (k = 0; k < sb->n; k++)
+			spy_memo_flush(&sb->site[k].memo);
+}
+
+void spy_memos_drop(void)
+{
+	SpySB *sb;
+	UInt k;
+
+	for (sb = spy_sbs; sb; sb = sb->next)
+		for (k = 0; k < sb->n; k++)
+			VG_(memset)(&sb->site[k].memo, 0, sizeof(SpyMemo));
+}
+
 /* LoadSpy packs a 24-bit handle with a byte: contexts beyond that share one
  * node (counted; no program measured comes near 16 million). */
 UInt spy_handle(UInt node)

@@ -740,6 +740,9 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 	if (!c.sb->n) {
 		VG_(free)(c.sb);	/* no helper points at it */
 		c.sb = NULL;
+	} else {
+		c.sb->next = spy_sbs;
+		spy_sbs = c.sb;
 	}
 	VG_(free)(ins);
 	VG_(free)(owner);

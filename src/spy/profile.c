@@ -448,6 +448,7 @@ const HChar *spy_profile_write(Bool complete)
 	UInt nt = 0, k;
 	SysRes r;
 
+	spy_memos_flush();
 	for (t = spy_threads; t; t = t->next)
 		nt += t->lwpid != 0;
 	lists = VG_(calloc)("witchspy.write", nt ? nt : 1, sizeof(*lists));

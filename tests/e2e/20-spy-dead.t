@@ -34,4 +34,16 @@ is "$(json "$TMP/r.json" .totals.stats.samples)" 0 "no samples: every access was
 "$WITCH" report "$TMP/d" >"$TMP/r.txt"
 like "$(cat "$TMP/r.txt")" 'DeadSpy' "the text report names DeadSpy"
 like "$(cat "$TMP/r.txt")" 'fill .*KILLED_BY.* overwrite' "text report shows fill KILLED_BY overwrite"
+
+# A forked child's profile starts empty: what the parent judged before the
+# fork (and had not yet added to its pairs) stays in the parent's profile.
+"$WITCH" spy --quiet --tool=dead -o "$TMP/f" -- "$p" fork >"$TMP/fout"
+ok $? "witch spy --tool=dead runs spy_dead fork"
+is "$(ls "$TMP/f" | grep -c '\.witch$')" 2 "two profiles: parent and child"
+for f in "$TMP"/f/*.witch; do
+	mkdir -p "$TMP/one" && rm -f "$TMP"/one/* && cp "$f" "$TMP/one/"
+	spy_pairs "$p" "$TMP/one" >"$TMP/fpairs"
+	is "$(spy_sum "$TMP/fpairs" fill overwrite | cut -d' ' -f1,2)" "8000 0" \
+		"$(basename "$f"): fill KILLED_BY overwrite exactly 8N, its own work only"
+done
 done_testing
