@@ -21,4 +21,19 @@ is "$(json "$TMP/r.json" '.pairs[0].watch[0].function + " " + .pairs[0].trap[0].
 	"sum1 sum2" "the top pair is sum1 REDUNDANTLY_LOADED_BY sum2"
 within "$(json "$TMP/r.json" .totals.stats.bytes_accessed)" 24000 10000000 \
 	"bytes loaded count at least the program's 24N"
+
+# 16-byte loads: over two earlier loads, one event each; over one, one
+# event of 16 bytes, used if any byte changed.
+v=$PROGS/spy_loadvec
+"$WITCH" spy --quiet --tool=load -o "$TMP/v" -- "$v" >"$TMP/vout"
+ok $? "witch spy --tool=load runs spy_loadvec"
+is "$(cat "$TMP/vout")" "$("$v")" "its output passes through"
+spy_pairs "$v" "$TMP/v" >"$TMP/vpairs"
+is "$(spy_sum "$TMP/vpairs" evens wide | cut -d' ' -f1-3)" "4000 0 500" \
+	"a 16-byte load over two earlier loads: the even halves, 4N redundant bytes in N/2 events"
+is "$(spy_sum "$TMP/vpairs" odds wide | cut -d' ' -f1-3)" "4000 0 500" "and the odd halves"
+is "$(spy_sum "$TMP/vpairs" wide wide2 | cut -d' ' -f1-3)" "8000 0 500" \
+	"16 bytes over one earlier 16-byte load: 8N redundant bytes in N/2 events"
+is "$(spy_sum "$TMP/vpairs" wide2 wide3 | cut -d' ' -f1-3)" "0 8000 500" \
+	"half of each 16 bytes changed: the whole load is used, 8N bytes"
 done_testing
