@@ -8,7 +8,8 @@
  *   analysis.c   the helpers: DeadSpy, RedSpy and LoadSpy per byte
  *   shadow.c     per-byte context handles, a lazily filled two-level table
  *   callstack.c  per-thread shadow call stacks (call/ret checked against SP)
- *   cct.c        the calling context tree, context pairs, modules
+ *   cct.c        the calling context tree, context pairs and the sites' memos
+ *                of them, modules
  *   heap.c       glibc free/realloc: freed blocks forget their history
  *   profile.c    the profile file (docs/profile-format.md)
  */
