@@ -104,9 +104,7 @@ static inline UInt spy_pair_slot(UInt watch, UInt trap)
 	return (h ^ (h >> 15)) & (SPY_PAIR_CACHE - 1);
 }
 
-/* The pair if the cache holds it, else NULL: no call, for the helpers'
- * fast paths. */
-static inline SpyPair *spy_pair_cached(SpyPairTab *t, UInt watch, UInt trap)
+static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
 {
 	UInt k = t->cache[spy_pair_slot(watch, trap)];
 
@@ -116,14 +114,7 @@ static inline SpyPair *spy_pair_cached(SpyPairTab *t, UInt watch, UInt trap)
 		if (LIKELY(p->watch == watch && p->trap == trap))
 			return p;
 	}
-	return NULL;
-}
-
-static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
-{
-	SpyPair *p = spy_pair_cached(t, watch, trap);
-
-	return LIKELY(p != NULL) ? p : spy_pair_slow(t, watch, trap);
+	return spy_pair_slow(t, watch, trap);
 }
 
 /* ---- callstack.c: threads and their shadow stacks ---------------------- */
@@ -165,9 +156,6 @@ extern SpyThread *spy_cur;	/* the thread running client code */
 extern UInt spy_cur_node;
 extern Addr spy_cur_limit;
 
-/* An instruction that accesses memory, in one superblock. The helpers get
- * a pointer to its handle (the "slot"): its context node in the calling
- * context the superblock last ran in, or 0 until a helper first needs it. */
 /* The pair a site judged its last event into, counted here until the
  * site judges one into another pair (or the profile is written): in a
  * loop that is most events, which then touch neither the pair cache nor
@@ -177,6 +165,9 @@ typedef struct {
 	SpyPair p;		/* the pair and its counts since the last flush */
 } SpyMemo;
 
+/* An instruction that accesses memory, in one superblock. The helpers get
+ * a pointer to its handle (the "slot"): its context node in the calling
+ * context the superblock last ran in, or 0 until a helper first needs it. */
 typedef struct {
 	UInt handle;		/* first: the slot points here */
 	UInt dtype;		/* of the access */
