@@ -779,11 +779,11 @@ static inline Bool load_words(SpyThread *t, UInt *c, Addr a, SizeT n, UInt *slot
 	return True;
 }
 
-/* n bytes at a that returned the bytes at nv: load_words where it can. */
-static inline void load_n(Addr a, SizeT n, UInt *slot, const UChar *nv)
+/* n bytes at a, loaded by context h (the handle in slot), that returned
+ * the bytes at nv: load_words where it can. */
+static inline void load_n(Addr a, SizeT n, UInt *slot, UInt h, const UChar *nv)
 {
 	UWord off = a & (SH_CHUNK - 1);
-	UInt h = spy_site_handle(slot);
 
 	if (LIKELY(off + n <= SH_CHUNK) &&
 	    load_words(spy_cur, sh_chunk_w(a) + off, a, n, slot, h, nv))
@@ -791,8 +791,9 @@ static inline void load_n(Addr a, SizeT n, UInt *slot, const UChar *nv)
 	load_range(spy_cur, a, n, slot, h, nv);
 }
 
-/* The common load of 1 to 8 bytes within a chunk, from one previous load,
- * with the bytes as an integer (no byte-wise copies to stall on). */
+/* A load of 1 to 8 bytes, the bytes as an integer. 4 and 8 bytes go
+ * through load_words; the other sizes, within a chunk and from one previous
+ * load, are decided here (no byte-wise copies to stall on). */
 VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, UInt *slot, ULong v0)
 {
 	SizeT n = ACC_SIZE(flags), i;
@@ -801,7 +802,7 @@ VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, UInt *slot, ULong v0)
 	ULong old;
 
 	if (n == 4 || n == 8) {
-		load_n(a, n, slot, (const UChar *)&v0);
+		load_n(a, n, slot, h, (const UChar *)&v0);
 		return;
 	}
 	if (UNLIKELY(off + n > SH_CHUNK || n > 8)) {
@@ -838,14 +839,14 @@ void spy_load_value16(Addr a, UInt *slot, ULong v0, ULong v1)
 {
 	ULong v[2] = { v0, v1 };
 
-	load_n(a, 16, slot, (const UChar *)v);
+	load_n(a, 16, slot, spy_site_handle(slot), (const UChar *)v);
 }
 
 void spy_load_value32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3)
 {
 	ULong v[4] = { v0, v1, v2, v3 };
 
-	load_n(a, 32, slot, (const UChar *)v);
+	load_n(a, 32, slot, spy_site_handle(slot), (const UChar *)v);
 }
 
 /* ---- compare-and-swap, judged after it ran ----
