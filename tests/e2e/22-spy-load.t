@@ -5,15 +5,12 @@
 . "$(dirname "$0")/spy-lib.sh"
 
 p=$PROGS/spy_load
-"$WITCH" spy --quiet --tool=load -o "$TMP/l" -- "$p" >"$TMP/out"
-ok $? "witch spy --tool=load runs spy_load"
-is "$(cat "$TMP/out")" "$("$p")" "the program's output passes through"
-spy_pairs "$p" "$TMP/l" >"$TMP/pairs"
-is "$(spy_sum "$TMP/pairs" sum1 sum2 | cut -d' ' -f1,2)" "8000 0" \
+spy_run load "$p" "$TMP/l"
+is "$(spy_sum "$TMP/l.pairs" sum1 sum2 | cut -d' ' -f1,2)" "8000 0" \
 	"sum2 loads what sum1 loaded: exactly 8N redundant bytes"
-is "$(spy_sum "$TMP/pairs" sum2 sum3 | cut -d' ' -f1,2)" "0 8000" \
+is "$(spy_sum "$TMP/l.pairs" sum2 sum3 | cut -d' ' -f1,2)" "0 8000" \
 	"sum3 loads values changed since: exactly 8N used bytes"
-is "$(awk '$2 == "sum1" && $1 != "?"' "$TMP/pairs" | wc -l)" 0 "sum1's loads are the first ones"
+is "$(awk '$2 == "sum1" && $1 != "?"' "$TMP/l.pairs" | wc -l)" 0 "sum1's loads are the first ones"
 
 "$WITCH" report --format=json --top=0 "$TMP/l" >"$TMP/r.json"
 is "$(json "$TMP/r.json" .tool)" loadspy "JSON tool is loadspy"
@@ -24,16 +21,12 @@ within "$(json "$TMP/r.json" .totals.stats.bytes_accessed)" 24000 10000000 \
 
 # 16-byte loads: over two earlier loads, one event each; over one, one
 # event of 16 bytes, used if any byte changed.
-v=$PROGS/spy_loadvec
-"$WITCH" spy --quiet --tool=load -o "$TMP/v" -- "$v" >"$TMP/vout"
-ok $? "witch spy --tool=load runs spy_loadvec"
-is "$(cat "$TMP/vout")" "$("$v")" "its output passes through"
-spy_pairs "$v" "$TMP/v" >"$TMP/vpairs"
-is "$(spy_sum "$TMP/vpairs" evens wide | cut -d' ' -f1-3)" "4000 0 500" \
+spy_run load "$PROGS/spy_loadvec" "$TMP/v"
+is "$(spy_sum "$TMP/v.pairs" evens wide | cut -d' ' -f1-3)" "4000 0 500" \
 	"a 16-byte load over two earlier loads: the even halves, 4N redundant bytes in N/2 events"
-is "$(spy_sum "$TMP/vpairs" odds wide | cut -d' ' -f1-3)" "4000 0 500" "and the odd halves"
-is "$(spy_sum "$TMP/vpairs" wide wide2 | cut -d' ' -f1-3)" "8000 0 500" \
+is "$(spy_sum "$TMP/v.pairs" odds wide | cut -d' ' -f1-3)" "4000 0 500" "and the odd halves"
+is "$(spy_sum "$TMP/v.pairs" wide wide2 | cut -d' ' -f1-3)" "8000 0 500" \
 	"16 bytes over one earlier 16-byte load: 8N redundant bytes in N/2 events"
-is "$(spy_sum "$TMP/vpairs" wide2 wide3 | cut -d' ' -f1-3)" "0 8000 500" \
+is "$(spy_sum "$TMP/v.pairs" wide2 wide3 | cut -d' ' -f1-3)" "0 8000 500" \
 	"half of each 16 bytes changed: the whole load is used, 8N bytes"
 done_testing

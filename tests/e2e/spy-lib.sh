@@ -37,6 +37,16 @@ spy_pairs() {
 	done
 }
 
+# spy_run TOOL PROGRAM DIR: run PROGRAM under witch spy --tool=TOOL into
+# DIR; assert that it ran and printed what it prints natively; its pairs
+# (spy_pairs) go to DIR.pairs.
+spy_run() {
+	"$WITCH" spy --quiet --tool="$1" -o "$3" -- "$2" >"$3.out"
+	ok $? "witch spy --tool=$1 runs ${2##*/}"
+	is "$(cat "$3.out")" "$("$2")" "${2##*/}'s output passes through"
+	spy_pairs "$2" "$3" >"$3.pairs"
+}
+
 # spy_sum PAIRS-FILE WATCH_FN TRAP_FN: "waste use count approx" summed
 # over the pairs.
 spy_sum() {
