@@ -163,43 +163,6 @@ UInt spy_context_at(SpyThread *t, Addr pc)
 	return spy_cct_child(spy_thread_node(t), pc, DT_INT);
 }
 
-static void grow_rows(SpySB *sb)
-{
-	SpyCtxRow *old = sb->rows;
-	UInt i, oldn = old ? sb->mask + 1 : 0, j;
-
-	sb->mask = old ? 2 * sb->mask + 1 : 7;
-	sb->rows = VG_(malloc)("witchspy.sbrows", (sb->mask + 1) * sizeof(SpyCtxRow));
-	for (i = 0; i <= sb->mask; i++)
-		sb->rows[i].node = 0xffffffffu;
-	for (i = 0; i < oldn; i++) {
-		if (old[i].node == 0xffffffffu)
-			continue;
-		for (j = (old[i].node * 0x9E3779B1u) & sb->mask; sb->rows[j].node != 0xffffffffu;
-		     j = (j + 1) & sb->mask)
-			;
-		sb->rows[j] = old[i];
-	}
-	VG_(free)(old);
-}
-
-/* The row of handles of sb's sites in context node, zeros when new. */
-static UInt *ctx_row(SpySB *sb, UInt node)
-{
-	UInt j;
-
-	if (2 * (sb->nrows + 1) > sb->mask + 1)
-		grow_rows(sb);
-	for (j = (node * 0x9E3779B1u) & sb->mask; sb->rows[j].node != 0xffffffffu;
-	     j = (j + 1) & sb->mask)
-		if (sb->rows[j].node == node)
-			return sb->rows[j].row;
-	sb->rows[j].node = node;
-	sb->rows[j].row = VG_(calloc)("witchspy.sbrow", sb->n, sizeof(UInt));
-	sb->nrows++;
-	return sb->rows[j].row;
-}
-
 VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp)
 {
 	SpyThread *t = spy_cur;
@@ -210,14 +173,13 @@ VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp)
 	node = spy_cur_node;
 	if (sb->cached == node)
 		return;
-	/* The handles resolved in the context that ran last go back to its
-	 * row; this context's row, new or kept, becomes the sites'. */
-	if (sb->cur)
-		for (k = 0; k < sb->n; k++)
-			sb->cur[k] = sb->site[k].handle;
-	sb->cur = ctx_row(sb, node);
-	for (k = 0; k < sb->n; k++)
-		sb->site[k].handle = sb->cur[k];
+	for (k = 0; k < sb->n; k++) {
+		UInt h = sb->site[k].handle;
+
+		sb->site[k].handle = sb->alt_cached == node ? sb->alt[k] : 0;
+		sb->alt[k] = h;
+	}
+	sb->alt_cached = sb->cached;
 	sb->cached = node;
 }
 

@@ -617,9 +617,10 @@ static SpySB *new_sb(struct insn *ins, Int ninsn)
 	for (k = 0; k < ninsn; k++)
 		if (ins[k].relevant)
 			ins[k].site = n++;
-	sb = VG_(calloc)("witchspy.sb", 1, sizeof(SpySB) + n * sizeof(SpySite));
-	sb->cached = 0xffffffffu;
+	sb = VG_(calloc)("witchspy.sb", 1, sizeof(SpySB) + n * (sizeof(SpySite) + sizeof(UInt)));
+	sb->cached = sb->alt_cached = 0xffffffffu;
 	sb->n = (UInt)n;
+	sb->alt = (UInt *)(sb->site + n);
 	for (k = 0; k < ninsn; k++)
 		if (ins[k].site >= 0) {
 			sb->site[ins[k].site].pc = ins[k].addr;

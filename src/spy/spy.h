@@ -175,23 +175,13 @@ typedef struct {
 	SpyMemo memo;		/* in the handle's cache line */
 } SpySite;
 
-/* Per-superblock sites, handles valid for the calling context `cached`.
- * The handles of every context the superblock ran in are kept, a row per
- * context in a small hash table: a function called from dozens of places
- * (sqlite3's helpers) would otherwise look its sites up again at every
- * change of caller (95 million lookups with one context kept, 92 with
- * four; there are only 64 thousand distinct ones). */
-typedef struct {
-	UInt node;		/* 0xffffffff: empty */
-	UInt *row;		/* n handles */
-} SpyCtxRow;
-
+/* Per-superblock sites, handles valid for the calling context `cached`;
+ * the previous context's handles are kept too (a function called from
+ * two places alternates between two). */
 typedef struct SpySB {
-	UInt cached;
+	UInt cached, alt_cached;
 	UInt n;
-	UInt *cur;		/* the row of `cached` */
-	SpyCtxRow *rows;	/* open addressing, mask + 1 slots */
-	UInt mask, nrows;
+	UInt *alt;
 	struct SpySB *next;	/* every superblock's sites, for their memos */
 	SpySite site[];
 } SpySB;
