@@ -3,12 +3,13 @@
  * `witch causal` (COZ, docs/causal.md).
  *
  * Every thread samples its own CPU time with a perf task-clock event whose
- * ring buffer it drains in batches (a signal every WC_WAKEUP samples, and at
- * every interposed pthread call). A profiler thread runs experiments: while
- * one runs, a sample in the selected line raises the thread's local delay
- * count and, when that passes the global count, the global count; a thread
- * whose local count is behind the global one pauses for the difference
- * (virtual speedup, COZ section 3). The profile is a text file appended to
+ * ring buffer it drains in batches (at the signal of a CPU-time timer
+ * every WC_WAKEUP sampling periods, and at every interposed pthread call).
+ * A profiler thread runs experiments: while one runs, a sample in the
+ * selected line raises the thread's local delay count and, when that
+ * passes the global count, the global count; a thread whose local count is
+ * behind the global one pauses for the difference (virtual speedup, COZ
+ * section 3). The profile is a text file appended to
  * with write(2) (profile.c).
  */
 #ifndef WITCH_CAUSAL_H
@@ -20,13 +21,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define WC_EXPORT __attribute__((visibility("default")))
 
 #define WC_MAX_COUNTERS 256
 #define WC_MAX_BREAKPOINTS 4	/* debug registers */
 #define WC_NAME_MAX 256
-#define WC_WAKEUP 10		/* samples per wakeup signal */
+#define WC_WAKEUP 10		/* sampling periods per wakeup signal */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */
 #define WC_RING_PAGES 8	/* data pages of each thread's ring buffer */
 
@@ -60,6 +62,8 @@ struct wc_thread {
 	volatile int busy;		/* draining or paying: the handler backs off */
 	volatile int blocked;		/* inside a blocking call (Table 2) */
 	int fd;				/* task-clock sampler, -1 if none */
+	timer_t timer;			/* its wakeup (CPU time), if have_timer */
+	int have_timer;
 	int ring_lock;			/* whoever drains the ring (any thread) */
 	struct perf_event_mmap_page *ring;
 	size_t ring_bytes;
