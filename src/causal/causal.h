@@ -31,6 +31,7 @@
 #define WC_WAKEUP 10		/* sampling periods per wakeup signal */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */
 #define WC_RING_PAGES 8	/* data pages of each thread's ring buffer */
+#define WC_DELAY_BUDGET 5	/* default % of the run's time the pauses may take */
 
 /* --- configuration (thread.c) ------------------------------------------ */
 struct wc_config {
@@ -46,6 +47,7 @@ struct wc_config {
 	uint64_t period_ns;
 	uint64_t min_experiment_ns;
 	uint64_t cooloff_ns;
+	int delay_budget;	/* % of the run the pauses may take; 100: no limit */
 };
 extern struct wc_config wc_cfg;
 extern int wc_active;		/* 0: every wrapper passes straight through */

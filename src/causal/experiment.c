@@ -14,6 +14,15 @@
  * The thread only ever sleeps: on two cores a spinning profiler would take
  * a core from the program, and every pause of a program thread would hand
  * that core back to another.
+ *
+ * The pauses of a virtual speedup are the measurement, and most of what
+ * causal profiling costs a multithreaded program: with experiments back to
+ * back, Figure 1 paused for ~15 % of its run. So the cool-off lasts until
+ * what the pauses cost since the start is within the budget (delay_budget %
+ * of the time since the start). Over budget, the thread idles rather than
+ * running 0 % baselines instead: the speedups stay drawn independently of
+ * what the program is doing, which a swap would not (baselines would
+ * gather in the phases where the line is hot).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +65,40 @@ static void nap(uint64_t ns)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
 		;
+}
+
+/* Sleep ns, in steps that notice the end of the run. */
+static void rest(uint64_t ns)
+{
+	while (ns && !stopping) {
+		uint64_t step = ns < 50000000ULL ? ns : 50000000ULL;
+
+		nap(step);
+		ns -= step;
+	}
+}
+
+/* The time the pauses have cost the run so far: at most the global delay
+ * (threads pause for it side by side), and at most what the threads did
+ * pause (nothing when the sped-up thread is the only one running). */
+static uint64_t delay_cost(void)
+{
+	uint64_t paused, n, over, g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
+
+	wc_delays_paused(&paused, &n, &over);
+	return paused < g ? paused : g;
+}
+
+/* How much longer to cool off so that the cost of the delays since t0
+ * (cost0 then) is within the budget. */
+static uint64_t over_budget_ns(uint64_t t0, uint64_t cost0)
+{
+	uint64_t elapsed = wc_now() - t0, need;
+
+	if (wc_cfg.delay_budget >= 100)
+		return 0;
+	need = (delay_cost() - cost0) / (uint64_t)wc_cfg.delay_budget * 100;
+	return need > elapsed ? need - elapsed : 0;
 }
 
 static void take(struct snapshot *s)
@@ -279,7 +322,8 @@ static void run_end_to_end(void)
 static void *profiler(void *arg)
 {
 	static struct snapshot s0;
-	uint64_t length = wc_cfg.min_experiment_ns, last_resolve = wc_now(), max_delta, left;
+	uint64_t length = wc_cfg.min_experiment_ns, last_resolve = wc_now(), max_delta;
+	uint64_t t0 = wc_now(), cost0 = delay_cost();
 	sigset_t all;
 
 	(void)arg;
@@ -293,6 +337,9 @@ static void *profiler(void *arg)
 		int line, speedup;
 
 		nap(wc_cfg.cooloff_ns);
+		rest(over_budget_ns(t0, cost0));
+		if (stopping)
+			break;
 		if (wc_lines_unresolved() && wc_now() - last_resolve > 1000000000ULL) {
 			wc_lines_resolve();	/* a dlopen'd in-scope library */
 			last_resolve = wc_now();
@@ -303,12 +350,7 @@ static void *profiler(void *arg)
 			continue;
 		speedup = pick_speedup();
 		begin(line, speedup, &s0);
-		for (left = length; left && !stopping;) {
-			uint64_t step = left < 50000000ULL ? left : 50000000ULL;
-
-			nap(step);
-			left -= step;
-		}
+		rest(length);
 		if (stopping)
 			break;
 		max_delta = end(line, speedup, &s0);

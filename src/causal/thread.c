@@ -276,6 +276,9 @@ static int read_config(void)
 	if (!wc_cfg.min_experiment_ns)
 		wc_cfg.min_experiment_ns = 50 * wc_cfg.period_ns;
 	wc_cfg.cooloff_ns = (uint64_t)env_long("WITCH_CAUSAL_COOLOFF_NS", 10000000);
+	wc_cfg.delay_budget = (int)env_long("WITCH_CAUSAL_DELAY_BUDGET", WC_DELAY_BUDGET);
+	if (wc_cfg.delay_budget < 1 || wc_cfg.delay_budget > 100)
+		wc_cfg.delay_budget = WC_DELAY_BUDGET;
 	return 0;
 }
 

@@ -61,6 +61,10 @@ static const char usage_text[] =
 	"                           100 in steps of 5); 0 % baselines are added\n"
 	"                           when the list has none\n"
 	"  --period=NS              sampling period in nanoseconds (default 1000000)\n"
+	"  --delay-budget=PCT       the pauses of virtual speedups take at most about\n"
+	"                           PCT % of the run's time (default 5; 100: no\n"
+	"                           limit): a higher budget runs more experiments a\n"
+	"                           run and slows a multithreaded program more\n"
 	"  --no-follow              profile only PROGRAM's own process, not the\n"
 	"                           programs it runs or the children it forks\n"
 	"  -q, --quiet              no summary after the run\n";
@@ -73,6 +77,7 @@ struct causal_opts {
 	long speedup;		/* -1: random */
 	char speedups[128];	/* "" or a checked list such as "0,25,50" */
 	long period;		/* 0: the runtime's default */
+	long delay_budget;	/* 0: the runtime's default */
 	int end_to_end, no_follow, quiet;
 };
 
@@ -148,6 +153,7 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 		{ "speedup", required_argument, NULL, 'S' },
 		{ "speedups", required_argument, NULL, 'L' },
 		{ "period", required_argument, NULL, 'p' },
+		{ "delay-budget", required_argument, NULL, 'B' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -199,6 +205,12 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 			if (cli_long(optarg, 10000, 10000000000L, &o->period))
 				return fail("--period=%s is not a period; give nanoseconds between "
 					    "samples, 10000 to 10000000000", optarg);
+			break;
+		case 'B':
+			if (parse_pct(optarg, strlen(optarg), &o->delay_budget) || !o->delay_budget)
+				return fail("--delay-budget=%s is not a budget; give the percentage of the "
+					    "run the pauses may take, 1 to 100, such as --delay-budget=10",
+					    optarg);
 			break;
 		case 'F':
 			o->no_follow = 1;
@@ -370,6 +382,10 @@ static void set_env(const char *lib, const char *outdir, const char *lines,
 		setenv_num("WITCH_CAUSAL_PERIOD_NS", o->period);
 	else
 		unsetenv("WITCH_CAUSAL_PERIOD_NS");
+	if (o->delay_budget)
+		setenv_num("WITCH_CAUSAL_DELAY_BUDGET", o->delay_budget);
+	else
+		unsetenv("WITCH_CAUSAL_DELAY_BUDGET");
 	if (o->no_follow)
 		setenv("WITCH_NO_FOLLOW", "1", 1);
 	else

@@ -29,12 +29,14 @@ table() { p=$1; shift; "$LINES" "$PROGS/$p" "$@" >"$TMP/$p.lines"; }
 line_id() {
 	awk -F'\t' -v l="$1.c:$(line_of "$SRC/$1.c" "$2")" '$1 == "line" && $3 == l { print $2 }' "$TMP/$1.lines"
 }
-# causal DIR PROG [VAR=VALUE...] -- ARGS...: run PROG under the runtime
+# causal DIR PROG [VAR=VALUE...] -- ARGS...: run PROG under the runtime.
+# Without the delay budget: these tests are about what the experiments
+# measure, and the budget only spaces them out (its own test is last).
 causal() {
 	d=$1 p=$2
 	shift 2
 	mkdir -p "$d"
-	vars=
+	vars=WITCH_CAUSAL_DELAY_BUDGET=100
 	while [ "$1" != -- ]; do vars="$vars $1"; shift; done
 	shift
 	# shellcheck disable=SC2086
@@ -233,4 +235,25 @@ diag "pipeline: hot line 20% faster: this run could gain $1..$2% (the hot line w
 # (give or take 8: with the other core busy neither model holds exactly,
 # and +0.1 above the range +6 was seen)
 within "$p20" "$(echo "$1 - 8" | bc)" "$(echo "$2 + 8" | bc)" "pipeline: hot line +20% predicts what this run could gain (give or take 8)"
+
+# --- the delay budget --------------------------------------------------------
+# Experiments back to back, Figure 1 (random speedups of a() or b()) pauses
+# for 15-19 % of its run. An experiment starts only while the delay added
+# so far is within the budget, so the run's delay is at most the budget's
+# share of its time plus the last experiment's (~20 ms, 50 ms of a loaded
+# machine's longer experiments: up to 2.5 % of this run of 2 s or more).
+for budget in 1 default; do
+	v=WITCH_CAUSAL_DELAY_BUDGET=$budget
+	[ $budget = default ] && v=WITCH_CAUSAL_DELAY_BUDGET=
+	causal "$TMP/budget-$budget" causal_fig1 "$v" -- "$PROGS/causal_fig1" 300 >/dev/null
+	f=$(ls "$TMP"/budget-$budget/causal.* | head -n 1)
+	# what the pauses cost: the global delay, or what the threads paused if less
+	share=$(awk -F'\t' '$1 == "runtime" { split($3, w, "="); split($4, d, "="); split($6, p, "=")
+		printf "%.2f", 100 * (p[2] < d[2] ? p[2] : d[2]) / w[2] }' "$f")
+	sped=$(grep '^experiment' "$f" | grep -vc 'speedup=0.00')
+	diag "delay budget $budget: delays took $share % of the run; $sped experiments with a speedup of $(grep -c '^experiment' "$f")"
+	ok $([ "$sped" -ge 1 ]; echo $?) "delay budget $budget: experiments with a speedup still run"
+	[ $budget = 1 ] && within "$share" 0 4 "delay budget 1 %: the delays' share of the run"
+	[ $budget = default ] && within "$share" 0 8 "default delay budget (5 %): the delays' share of the run"
+done
 done_testing

@@ -55,6 +55,8 @@ expect_error "22 speedups" 'is not a list of speedups; give up to 21' "$WITCH" c
 expect_error "--speedup with --speedups" '--speedup fixes one speedup and --speedups gives a list to draw from; give one of them' \
 	"$WITCH" causal --speedup=5 --speedups=5,10 -- ./prog
 expect_error "bad period" '--period=0 is not a period' "$WITCH" causal --period=0 -- ./prog
+expect_error "bad delay budget" '--delay-budget=0 is not a budget; give the percentage of the run the pauses may take, 1 to 100' "$WITCH" causal --delay-budget=0 -- ./prog
+expect_error "delay budget over 100" '--delay-budget=150% is not a budget' "$WITCH" causal --delay-budget=150% -- ./prog
 expect_error "missing target" 'nothere: No such file or directory' "$WITCH" causal -- ./nothere
 expect_error "perf refused" 'perf_event_open was refused' \
 	"$PROGS/deny_perf" 13 "$WITCH" causal -o "$TMP/denied" -- ./prog
