@@ -62,9 +62,9 @@ $(B)/progs/%: examples/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -o $@ $< -lpthread
 
-$(B)/bench/measure: bench/measure.c
+$(B)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -o $@ $<
+	$(CC) -O2 -Wall -Wextra -o $@ $<
 
 progs: $(PROG_BIN)
 unit: $(UNIT_BIN)
@@ -90,7 +90,7 @@ $(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC)
 fuzz: $(B)/fuzz/fuzz_reader $(B)/fuzz/fuzz_causal
 
 check: deps
-	$(MAKE) all unit progs sanitize fuzz $(B)/bench/measure
+	$(MAKE) all unit progs sanitize fuzz $(B)/bench/measure $(B)/bench/sampler-cost
 	prove -f --exec '' $(UNIT_BIN) $(SAN_BIN) tests/e2e/*.t
 
 install: all install-spy install-causal

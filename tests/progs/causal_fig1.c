@@ -132,8 +132,8 @@ int main(int argc, char **argv)
 		perror("causal_fig1");
 		return 1;
 	}
-	b_iters = (long)(ms * 1e6 / calib_ns_per_iter(b_loop, 200000));
-	a_iters = (long)(ms * 1e6 * 1.05 * pct / 100 / calib_ns_per_iter(a_loop, 200000));
+	b_iters = (long)(ms * 1e6 / calib_ns_per_iter("fig1.b", b_loop, 200000));
+	a_iters = (long)(ms * 1e6 * 1.05 * pct / 100 / calib_ns_per_iter("fig1.a", a_loop, 200000));
 	for (round_no = 0; round_no < rounds; round_no++) {
 		pthread_t ta, tb;
 

@@ -26,8 +26,8 @@ int main(int argc, char **argv)
 {
 	double f = argc > 1 ? atof(argv[1]) : 0.5;
 	long n = argc > 2 ? atol(argv[2]) : 2000, i;
-	long nh = (long)(1e6 * f / calib_ns_per_iter(hot, 200000));
-	long nc = (long)(1e6 * (1 - f) / calib_ns_per_iter(cold, 200000));
+	long nh = (long)(1e6 * f / calib_ns_per_iter("frac.hot", hot, 200000));
+	long nc = (long)(1e6 * (1 - f) / calib_ns_per_iter("frac.cold", cold, 200000));
 
 	for (i = 0; i < n; i++) {
 		hot(nh);

@@ -137,8 +137,8 @@ int main(int argc, char **argv)
 
 	items = argc > 2 ? atol(argv[2]) : 1000;
 	/* 2 ms per item in the producer, 1.5 ms in the consumer */
-	hot_iters = (long)(2e6 * (100 - x) / 100 / calib_ns_per_iter(hot, 200000));
-	cold_iters = (long)(1.5e6 / calib_ns_per_iter(cold, 200000));
+	hot_iters = (long)(2e6 * (100 - x) / 100 / calib_ns_per_iter("real.hot", hot, 200000));
+	cold_iters = (long)(1.5e6 / calib_ns_per_iter("real.cold", cold, 200000));
 	pthread_create(&p, NULL, producer, NULL);
 	pthread_create(&c, NULL, consumer, NULL);
 	pthread_join(p, NULL);
