@@ -89,13 +89,21 @@ static double chunk(void)
 	return now() - t;
 }
 
-static void set_timer(timer_t tm, long ns)
+/* Arm the timer (every `ns`, the first expiry after `left` ns if not 0) or
+ * disarm it (ns 0); returns the time the first expiry was still away. The
+ * sampler is off between chunks: the timer resumes where it stopped, or a
+ * chunk shorter than its interval would never see it fire. */
+static long set_timer(timer_t tm, long ns, long left)
 {
-	struct itimerspec its;
+	struct itimerspec its, old;
+	long first = left ? left : ns;
 
-	its.it_value.tv_sec = its.it_interval.tv_sec = ns / 1000000000L;
-	its.it_value.tv_nsec = its.it_interval.tv_nsec = ns % 1000000000L;
-	timer_settime(tm, 0, &its, NULL);
+	its.it_interval.tv_sec = ns / 1000000000L;
+	its.it_interval.tv_nsec = ns % 1000000000L;
+	its.it_value.tv_sec = ns ? first / 1000000000L : 0;
+	its.it_value.tv_nsec = ns ? first % 1000000000L : 0;
+	timer_settime(tm, 0, &its, &old);
+	return old.it_value.tv_sec * 1000000000L + old.it_value.tv_nsec;
 }
 
 static void measure(const char *what, long period, int pairs, int with_timer)
@@ -105,6 +113,7 @@ static void measure(const char *what, long period, int pairs, int with_timer)
 	struct f_owner_ex owner = { F_OWNER_TID, (pid_t)syscall(SYS_gettid) };
 	struct sigevent ev;
 	timer_t tm = 0;
+	long left = 0;
 	int fd = open_sampler(period);
 
 	if (fd < 0 || !r) {
@@ -140,14 +149,14 @@ static void measure(const char *what, long period, int pairs, int with_timer)
 			if (on) {
 				ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 				if (with_timer)
-					set_timer(tm, 10 * period);
+					set_timer(tm, 10 * period, left);
 				t0 = now();
 			}
 			t[on] = chunk();
 			if (on) {
 				on_time += now() - t0;
 				if (with_timer)
-					set_timer(tm, 0);
+					left = set_timer(tm, 0, 0);
 				ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 			}
 		}
