@@ -157,14 +157,15 @@ struct wc_experiment_state {
 	int settling;			/* it ended: threads pay what they owe */
 	uint64_t speedup;		/* percent */
 	uint64_t g0;			/* global count at the start: older debts are void */
+	uint64_t t0;			/* its start (wc_now): older samples do not count */
 	uint64_t selected_samples;	/* samples in the line during the experiment */
 	uint64_t delays;		/* of them, those that raised the global count */
 	uint64_t stolen_ns;		/* the program's one running thread waited for a core */
 };
 extern struct wc_experiment_state wc_exp;
-/* A sample of thread t landed in `line`; it stands for `ns` of the
- * thread's CPU time. */
-void wc_on_line_sample(struct wc_thread *t, int line, uint64_t ns);
+/* A sample of thread t, taken at `time` (wc_now's clock), landed in
+ * `line`; it stands for `ns` of the thread's CPU time. */
+void wc_on_line_sample(struct wc_thread *t, int line, uint64_t ns, uint64_t time);
 /* Drain the samples, then pause for what t owes. Table 1, thread exit. */
 void wc_catch_up(struct wc_thread *t);
 /* The same from the thread's own samples only (before taking a lock). */

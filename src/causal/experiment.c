@@ -134,7 +134,8 @@ static void begin(int line, int speedup, struct snapshot *s)
 	__atomic_store_n(&wc_exp.delays, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_exp.stolen_ns, 0, __ATOMIC_RELAXED);
 	take(s);
-	/* Debts from before are void (delay.c checks g0). */
+	/* Debts and samples from before are void (delay.c checks g0, t0). */
+	__atomic_store_n(&wc_exp.t0, s->t, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_exp.g0, s->global, __ATOMIC_RELEASE);
 	__atomic_store_n(&wc_exp.line, line, __ATOMIC_RELEASE);
 	__atomic_store_n(&wc_exp.counting, 1, __ATOMIC_RELEASE);

@@ -44,6 +44,9 @@ static int open_clock(void)
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.exclude_callchain_kernel = 1;
+	/* Sample times on wc_now's clock, to compare with an experiment's start. */
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
 	/* Context switches, with their time: preempted means runnable and
 	 * waiting for a core; a voluntary switch is a sleep. */
 	a.context_switch = 1;
@@ -196,7 +199,7 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 		return;
 	__atomic_add_fetch(&wc_line_samples[line], 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&wc_next_line, line, __ATOMIC_RELAXED);
-	wc_on_line_sample(t, line, weight);
+	wc_on_line_sample(t, line, weight, time);
 }
 
 /*
