@@ -57,15 +57,10 @@ static int open_clock(void)
 /* A signal every WC_WAKEUP sampling periods of the thread's CPU time. */
 static int start_wakeup_timer(struct wc_thread *t)
 {
-	struct sigevent ev;
 	struct itimerspec its;
 	uint64_t ns = WC_WAKEUP * wc_cfg.period_ns;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.sigev_notify = SIGEV_THREAD_ID;
-	ev.sigev_signo = wc_signal;
-	ev._sigev_un._tid = t->tid;
-	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &t->timer) < 0)
+	if (wt_cpu_timer(wc_signal, t->tid, &t->timer) < 0)
 		return -1;
 	t->have_timer = 1;
 	its.it_value.tv_sec = its.it_interval.tv_sec = (time_t)(ns / 1000000000ULL);

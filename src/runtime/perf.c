@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/hw_breakpoint.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -60,4 +61,15 @@ int wt_perf_task_clock(uint64_t period_ns)
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	return perf_open(&a);
+}
+
+int wt_cpu_timer(int sig, int tid, timer_t *timer)
+{
+	struct sigevent ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = sig;
+	ev._sigev_un._tid = tid;
+	return timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, timer) < 0 ? -1 : 0;
 }

@@ -69,7 +69,6 @@ void wt_sampler_skip(struct wt_thread *t)
 
 int wt_sampler_start(struct wt_thread *t)
 {
-	struct sigevent ev;
 	uint64_t ns = next_interval(t);
 
 	t->timer_fd = -1;
@@ -80,11 +79,7 @@ int wt_sampler_start(struct wt_thread *t)
 		t->have_timer = 1;
 		return 0;
 	}
-	memset(&ev, 0, sizeof(ev));
-	ev.sigev_notify = SIGEV_THREAD_ID;
-	ev.sigev_signo = wt_sig_sample;
-	ev._sigev_un._tid = t->tid;
-	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &t->timer) < 0)
+	if (wt_cpu_timer(wt_sig_sample, t->tid, &t->timer) < 0)
 		return -1;
 	t->have_timer = 1;
 	arm_timer(t);
