@@ -178,6 +178,8 @@ void wc_delays_paused(uint64_t *ns, uint64_t *n, uint64_t *over_ns);
 
 /* --- experiments (experiment.c) ------------------------------------------ */
 int wc_profiler_start(void);
+/* How long the delay budget has held the next experiment back (ns). */
+extern uint64_t wc_budget_held_ns;
 /* The process ends: the experiment running is dropped (end-to-end: closed). */
 void wc_profiler_stop(void);
 

@@ -38,6 +38,7 @@
 #define MAX_EXPERIMENT_NS 2000000000ULL
 
 static volatile int stopping;
+uint64_t wc_budget_held_ns;
 static uint64_t rng;
 
 struct snapshot {
@@ -324,7 +325,7 @@ static void *profiler(void *arg)
 {
 	static struct snapshot s0;
 	uint64_t length = wc_cfg.min_experiment_ns, last_resolve = wc_now(), max_delta;
-	uint64_t t0 = wc_now(), cost0 = delay_cost();
+	uint64_t t0 = wc_now(), cost0 = delay_cost(), held;
 	sigset_t all;
 
 	(void)arg;
@@ -338,7 +339,9 @@ static void *profiler(void *arg)
 		int line, speedup;
 
 		nap(wc_cfg.cooloff_ns);
+		held = wc_now();
 		rest(over_budget_ns(t0, cost0));
+		__atomic_add_fetch(&wc_budget_held_ns, wc_now() - held, __ATOMIC_RELAXED);
 		if (stopping)
 			break;
 		if (wc_lines_unresolved() && wc_now() - last_resolve > 1000000000ULL) {
@@ -373,6 +376,7 @@ int wc_profiler_start(void)
 	int rc;
 
 	stopping = 0;
+	wc_budget_held_ns = 0;	/* a forked child's run starts here */
 	rng = wc_now() ^ ((uint64_t)getpid() << 32) ^ 0x9E3779B97F4A7C15ULL;
 	if (wc_cfg.end_to_end)
 		take(&e2e_start);

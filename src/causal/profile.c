@@ -259,6 +259,8 @@ static void put_end(int complete, int status)
 	wc_put_u64(&fin, npauses);
 	wc_put(&fin, "\toversleep-ns=");
 	wc_put_u64(&fin, over);
+	wc_put(&fin, "\tbudget-held-ns=");
+	wc_put_u64(&fin, __atomic_load_n(&wc_budget_held_ns, __ATOMIC_RELAXED));
 	wc_put(&fin, "\nend\tstatus=");
 	if (status == -1000) {
 		wc_put(&fin, "exec");

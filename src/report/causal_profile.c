@@ -312,6 +312,10 @@ static int record(struct ctx *c, struct rec *r)
 		if (run->has_runtime)
 			return bad(c, "a second runtime record");
 		run->has_runtime = 1;
+		/* wall and budget-held-ns: not in coz's format, nor in older profiles */
+		if (get_u64(c, r, "wall", 0, &run->wall) ||
+		    get_u64(c, r, "budget-held-ns", 0, &run->budget_held))
+			return -1;
 		return get_u64(c, r, "time", 1, &run->runtime);
 	}
 	if (kind_is(r, "end")) {

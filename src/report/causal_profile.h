@@ -47,6 +47,8 @@ struct wc_run {
 	uint64_t startup;	/* ns since the epoch; 0 when not recorded */
 	int has_runtime;
 	uint64_t runtime;	/* ns */
+	uint64_t wall;		/* ns; 0 when not recorded */
+	uint64_t budget_held;	/* ns the delay budget held experiments back */
 	int has_end, complete;
 	char *status;		/* "exit:0", "signal:11"; NULL without end */
 	size_t exp, nexp;	/* into exps */

@@ -37,6 +37,19 @@ static size_t warnings(const struct wc_profile *p, const struct wc_analysis *a, 
 		snprintf(w[n++], 256, "%zu of %zu lines have fewer than %d line speedups measured "
 			 "(marked thin, ranked last): run longer, or repeat runs into the same "
 			 "directory (they accumulate)", a->nthin, a->ncurves, WC_MIN_SPEEDUPS);
+	if (a->nthin && n < max) {
+		uint64_t held = 0, wall = 0;
+		size_t i;
+
+		for (i = 0; i < p->nruns; i++) {
+			held += p->runs[i].budget_held;
+			wall += p->runs[i].wall;
+		}
+		if (held && wall)
+			snprintf(w[n++], 256, "the delay budget held experiments back for %.0f%% of the "
+				 "runs' time: --delay-budget=100 runs them back to back, for more "
+				 "experiments a run at more overhead", 100.0 * (double)held / (double)wall);
+	}
 	if (a->npooled && n < max)
 		snprintf(w[n++], 256, "%zu of %zu lines had no 0%% experiment of their own and are "
 			 "compared with the 0%% experiments of all lines (baseline \"pooled\")",

@@ -138,6 +138,17 @@ like "$(cat "$TMP/text")" "baseline: all lines' 0% experiments \(pooled\)" "the 
 is "$(json "$TMP/json4" '.lines[] | select(.location == "b.c:2") | [.baseline, .thin, .points[0].program_speedup] | map(tostring) | join(" ")')" \
 	"pooled true 0.333333" "b.c:2 against a.c:1's 0 % experiment: period 1e4 -> 6667 ns"
 is "$(json "$TMP/json4" '.warnings | length')" 2 "warnings are in the JSON too"
+# No budget-held-ns in that profile (as in coz's format): nothing said of the budget.
+grep -q 'delay budget' "$TMP/err"
+ok $([ $? = 1 ]; echo $?) "no budget recorded: no word of it"
+# The same data, from a run whose delay budget held the experiments back
+# for 3 of its 4 seconds: the thin warning says how to get more.
+mkdir "$TMP/held"
+sed 's/^end/runtime\ttime=3000000000\twall=4000000000\tdelay-ns=0\twaited-for-cpu-ns=0\tpaused-ns=0\tpauses=0\toversleep-ns=0\tbudget-held-ns=3000000000\nend/' \
+	"$TMP/thin/causal.5" >"$TMP/held/causal.5"
+"$WITCH" report "$TMP/held" >/dev/null 2>"$TMP/err"
+like "$(cat "$TMP/err")" 'warning: the delay budget held experiments back for 75% of the runs. time: --delay-budget=100 runs them back to back' \
+	"thin lines of a run the delay budget held back: the warning names the budget"
 
 # Nothing measured: guidance and non-zero exit.
 mkdir "$TMP/noprog"
