@@ -3,8 +3,8 @@
  * `witch causal` (COZ, docs/causal.md).
  *
  * Every thread samples its own CPU time with a perf task-clock event whose
- * ring buffer it drains in batches (at the signal of a CPU-time timer
- * every WC_WAKEUP sampling periods, and at every interposed pthread call).
+ * ring buffer it drains at perf's signal (every sample, see sampler.c) and
+ * at every interposed pthread call.
  * A profiler thread runs experiments: while one runs, a sample in the
  * selected line raises the thread's local delay count and, when that
  * passes the global count, the global count; a thread whose local count is
@@ -21,14 +21,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <time.h>
 
 #define WC_EXPORT __attribute__((visibility("default")))
 
 #define WC_MAX_COUNTERS 256
 #define WC_MAX_BREAKPOINTS 4	/* debug registers */
 #define WC_NAME_MAX 256
-#define WC_WAKEUP 10		/* sampling periods per wakeup signal */
+#define WC_WAKEUP 10		/* samples per poll wakeup (signals come every sample) */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */
 #define WC_RING_PAGES 8	/* data pages of each thread's ring buffer */
 #define WC_DELAY_BUDGET 5	/* default % of the run's time the pauses may take */
@@ -64,8 +63,6 @@ struct wc_thread {
 	volatile int busy;		/* draining or paying: the handler backs off */
 	volatile int blocked;		/* inside a blocking call (Table 2) */
 	int fd;				/* task-clock sampler, -1 if none */
-	timer_t timer;			/* its wakeup (CPU time), if have_timer */
-	int have_timer;
 	int ring_lock;			/* whoever drains the ring (any thread) */
 	struct perf_event_mmap_page *ring;
 	size_t ring_bytes;

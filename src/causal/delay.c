@@ -52,8 +52,8 @@ void wc_on_line_sample(struct wc_thread *t, int line, uint64_t ns, uint64_t time
 {
 	uint64_t g, local, add;
 
-	/* A sample from before the experiment, drained after it began (up to
-	 * WC_WAKEUP periods late), is not part of it. */
+	/* A sample from before the experiment, drained after it began, is not
+	 * part of it. */
 	if (!__atomic_load_n(&wc_exp.counting, __ATOMIC_ACQUIRE) ||
 	    line != __atomic_load_n(&wc_exp.line, __ATOMIC_RELAXED) ||
 	    time < __atomic_load_n(&wc_exp.t0, __ATOMIC_RELAXED))

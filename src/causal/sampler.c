@@ -3,14 +3,19 @@
  *
  * A perf task-clock event (the only sample source without a PMU) writes
  * every sample into a ring buffer mapped in the thread's address space: the
- * interrupted IP and the top WC_STACK_BYTES of its user stack. The event
- * raises no signal: with O_ASYNC, perf signals every sample, whatever
- * wakeup_events says (measured: 325 signals in 0.34 s of one thread at a
- * 1 ms period), and each cost ~15 us here on top of the sample's own
- * ~18 us. A POSIX CPU-time timer of the thread (~5 us a signal) fires
- * every WC_WAKEUP periods instead; the handler drains the buffer and pays
- * the thread's delays. The thread also drains at every interposed pthread
- * call.
+ * interrupted IP and the top WC_STACK_BYTES of its user stack. With
+ * O_ASYNC, perf signals the thread at every sample, whatever wakeup_events
+ * says (325 signals in 0.34 s of one thread at a 1 ms period); the handler
+ * drains the buffer and pays the thread's delays. The thread also drains
+ * at every interposed pthread call.
+ *
+ * A CPU-time POSIX timer every 10 periods instead would halve the
+ * sampling's CPU cost (bench/sampler-cost: 1.5 % against 2.8 %), and was
+ * tried: with the other core busy, a pipeline whose consumer is the
+ * bottleneck was then predicted to lose ~10 % from a speedup of its
+ * producer (in-run truth 0 to 8 %; tests/e2e/50 failed 6 of 10 runs),
+ * where signals at every sample predicted +3 to +6 % (3 of 3 passed).
+ * Why the delays' timing matters so much there is not yet known.
  *
  * A sample outside the scope (in libc, libm, ...) is charged to the in-scope
  * call site: the first word of the copied stack that is an in-scope address
@@ -41,6 +46,7 @@ static int open_clock(void)
 	a.sample_period = wc_cfg.period_ns;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
 	a.sample_stack_user = WC_STACK_BYTES;
+	a.wakeup_events = WC_WAKEUP;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.exclude_callchain_kernel = 1;
@@ -52,20 +58,6 @@ static int open_clock(void)
 	a.context_switch = 1;
 	a.sample_id_all = 1;
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-/* A signal every WC_WAKEUP sampling periods of the thread's CPU time. */
-static int start_wakeup_timer(struct wc_thread *t)
-{
-	struct itimerspec its;
-	uint64_t ns = WC_WAKEUP * wc_cfg.period_ns;
-
-	if (wt_cpu_timer(wc_signal, t->tid, &t->timer) < 0)
-		return -1;
-	t->have_timer = 1;
-	its.it_value.tv_sec = its.it_interval.tv_sec = (time_t)(ns / 1000000000ULL);
-	its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ns % 1000000000ULL);
-	return timer_settime(t->timer, 0, &its, NULL);
 }
 
 int wc_sampler_start(struct wc_thread *t)
@@ -84,7 +76,7 @@ int wc_sampler_start(struct wc_thread *t)
 		return -1;
 	}
 	t->ring = p;
-	if (start_wakeup_timer(t) < 0) {
+	if (wt_perf_route(t->fd, wc_signal, t->tid) < 0) {
 		wc_sampler_stop(t);
 		return -1;
 	}
@@ -125,10 +117,6 @@ void wc_sampler_stop(struct wc_thread *t)
 {
 	struct perf_event_mmap_page *ring;
 
-	if (t->have_timer) {
-		timer_delete(t->timer);
-		t->have_timer = 0;
-	}
 	if (t->fd < 0)
 		return;
 	close(t->fd);

@@ -54,7 +54,7 @@ struct wc_thread *wc_threads(void)
 	return __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE);
 }
 
-/* The CPU-time timer's wakeup (every WC_WAKEUP periods) or the profiler's
+/* perf's signal (every sample) or the profiler's
  * nudge at the end of an experiment: drain and pay. */
 static void on_wakeup(int sig, siginfo_t *si, void *uc)
 {
