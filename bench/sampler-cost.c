@@ -14,10 +14,11 @@
  * writing the interrupted IP, time, count and 512 bytes of user stack into
  * a ring buffer, as src/causal/sampler.c opens it:
  *   - "perf signal": the ring buffer's fd with O_ASYNC; perf then signals
- *     every sample (the handler empties the buffer);
+ *     every sample and the handler empties the buffer (what the runtime
+ *     does);
  *   - "cpu timer": no signal from perf; a CPU-time POSIX timer signals
- *     every 10 periods and the handler empties the buffer (what the
- *     runtime does).
+ *     every 10 periods and the handler empties the buffer (tried and
+ *     reverted; src/causal/sampler.c says why).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
