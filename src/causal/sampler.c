@@ -18,8 +18,15 @@
  * It reproduces outside the test: causal_real 0 3000 started with setsid
  * (an autogroup of its own, as the tests' `bounded` does) beside a busy
  * loop on the other core: -6 to -10 % with the timer, +4 to +7 % with
- * signals, for truths of 0 (two cores) to 8-9 % (one core shared). Why
- * the delays' timing matters so much there is not yet known.
+ * signals, for truths of 0 (two cores) to 8-9 % (one core shared). The
+ * cause is on_switch below: it asks whether the program had one thread
+ * running when the switch record is drained, not when the thread waited.
+ * Drained up to 10 ms late, the timer build took 70 % off its baselines'
+ * durations as waits for other programs, and 47 % off its speedup
+ * experiments' (the shipped build: 12 % and 4 %). Without that
+ * subtraction, the timer build predicted -0.0 and +1.4 and the shipped one
+ * +12.5 and +11.5 (truths 0-8 and 10.6-11). Deciding it at the switch's
+ * time would let the timer replace the signals.
  *
  * A sample outside the scope (in libc, libm, ...) is charged to the in-scope
  * call site: the first word of the copied stack that is an in-scope address
@@ -196,6 +203,8 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
  * program's, and the experiment's duration leaves it out (the rates of
  * experiments then do not depend on what else the machine runs). With
  * siblings running, one may have had the core: nothing is left out.
+ * (wc_unblocked is read when the record is drained, up to a sampling
+ * period after the wait; see the top of this file for what that costs.)
  */
 uint64_t wc_stolen_total_ns;
 
