@@ -76,8 +76,13 @@ struct wc_thread {
 	uint64_t rng;
 };
 struct wc_thread *wc_self(void);
-/* Threads started and not ended nor blocked in an interposed call. */
+/* Threads started and not ended nor blocked in an interposed call
+ * (unblocked.c); changed only with wc_unblocked_add, which logs when. */
 extern int wc_unblocked;
+void wc_unblocked_add(int d);
+void wc_unblocked_reset(void);	/* a forked child: its one thread starts again */
+/* How much of [a, b] (wc_now's clock) the program had one thread unblocked. */
+uint64_t wc_single_ns(uint64_t a, uint64_t b);
 /* The whole run's time the program's one running thread waited for a core
  * (the experiments' share is wc_exp.stolen_ns). */
 extern uint64_t wc_stolen_total_ns;

@@ -168,7 +168,7 @@ void wc_pre_block(struct wc_thread *t)
 	t->block_global = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	t->block_local = __atomic_load_n(&t->local, __ATOMIC_ACQUIRE);
 	__atomic_store_n(&t->blocked, 1, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
+	wc_unblocked_add(-1);
 }
 
 void wc_post_block(struct wc_thread *t, int skip)
@@ -182,7 +182,7 @@ void wc_post_block(struct wc_thread *t, int skip)
 		raise_to(t, t->block_local + (__atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE) -
 					      t->block_global));
 	__atomic_store_n(&t->blocked, 0, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
+	wc_unblocked_add(1);
 	wc_catch_up(t);
 }
 

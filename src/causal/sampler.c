@@ -202,9 +202,9 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
  * program as a whole waited for other programs: that time is not the
  * program's, and the experiment's duration leaves it out (the rates of
  * experiments then do not depend on what else the machine runs). With
- * siblings running, one may have had the core: nothing is left out.
- * (wc_unblocked is read when the record is drained, up to a sampling
- * period after the wait; see the top of this file for what that costs.)
+ * siblings running, one may have had the core: nothing is left out. The
+ * record is drained after the wait, when the count may be another: the
+ * log of its changes tells what it was during the wait (unblocked.c).
  */
 uint64_t wc_stolen_total_ns;
 
@@ -213,11 +213,12 @@ static void on_switch(struct wc_thread *t, unsigned misc, uint64_t time)
 	if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
 		t->preempted_at = (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? time : 0;
 	} else if (t->preempted_at) {
-		if (time > t->preempted_at && __atomic_load_n(&wc_unblocked, __ATOMIC_RELAXED) == 1) {
-			__atomic_add_fetch(&wc_stolen_total_ns, time - t->preempted_at, __ATOMIC_RELAXED);
+		uint64_t alone = time > t->preempted_at ? wc_single_ns(t->preempted_at, time) : 0;
+
+		if (alone) {
+			__atomic_add_fetch(&wc_stolen_total_ns, alone, __ATOMIC_RELAXED);
 			if (__atomic_load_n(&wc_exp.counting, __ATOMIC_RELAXED))
-				__atomic_add_fetch(&wc_exp.stolen_ns, time - t->preempted_at,
-						   __ATOMIC_RELAXED);
+				__atomic_add_fetch(&wc_exp.stolen_ns, alone, __ATOMIC_RELAXED);
 		}
 		t->preempted_at = 0;
 	}

@@ -27,7 +27,6 @@ int wc_signal;
 int wt_sig_sample, wt_sig_trap;
 
 static struct wc_thread *all_threads;
-int wc_unblocked;
 static struct wc_thread *free_threads;
 static int free_lock;
 static pid_t process_id;
@@ -130,7 +129,7 @@ void wc_thread_begin(uint64_t inherited_local)
 	self = t;
 	pthread_setspecific(thread_key, t);
 	__atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
+	wc_unblocked_add(1);
 	wc_sampler_start(t);
 }
 
@@ -145,7 +144,7 @@ void wc_thread_end(void)
 		wc_catch_up(t);
 	t->busy = 1;
 	__atomic_store_n(&t->alive, 0, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&wc_unblocked, 1, __ATOMIC_RELAXED);
+	wc_unblocked_add(-1);
 	wc_sampler_stop(t);
 	self = NULL;	/* the state goes to the next thread created */
 	lock_free_list();
@@ -357,7 +356,7 @@ static void after_fork_child(void)
 	}
 	memset(&wc_exp, 0, sizeof(wc_exp));
 	wc_exp.line = -1;
-	wc_unblocked = 0;
+	wc_unblocked_reset();
 	memset(wc_line_samples, 0, sizeof(uint64_t) * (size_t)(wc_nlines ? wc_nlines : 1));
 	(void)local;
 	if (wc_profile_open() < 0) {
