@@ -19,14 +19,13 @@
  * (an autogroup of its own, as the tests' `bounded` does) beside a busy
  * loop on the other core: -6 to -10 % with the timer, +4 to +7 % with
  * signals, for truths of 0 (two cores) to 8-9 % (one core shared). The
- * cause is on_switch below: it asks whether the program had one thread
- * running when the switch record is drained, not when the thread waited.
- * Drained up to 10 ms late, the timer build took 70 % off its baselines'
- * durations as waits for other programs, and 47 % off its speedup
- * experiments' (the shipped build: 12 % and 4 %). Without that
- * subtraction, the timer build predicted -0.0 and +1.4 and the shipped one
- * +12.5 and +11.5 (truths 0-8 and 10.6-11). Deciding it at the switch's
- * time would let the timer replace the signals.
+ * cause was on_switch below, which asked whether the program had one
+ * thread running when the switch record was drained, not when the thread
+ * waited: drained up to 10 ms late, the timer build took 70 % off its
+ * baselines' durations as waits for other programs and 47 % off its
+ * speedup experiments' (signals: 12 % and 4 %). It now reads the count at
+ * the time of the wait (unblocked.c); the timer has not been tried again
+ * since.
  *
  * A sample outside the scope (in libc, libm, ...) is charged to the in-scope
  * call site: the first word of the copied stack that is an in-scope address
