@@ -53,6 +53,9 @@ $(B)/tests/%: tests/unit/%.c $(B)/libwitchrt.a $(B)/libwitchreport.a tests/unit/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< $(B)/libwitchrt.a $(B)/libwitchreport.a $(RT_LIBS) $(REPORT_LIBS)
 
+# test_unblocked compiles src/causal/unblocked.c into itself (a time of its own).
+$(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h
+
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
