@@ -5,18 +5,16 @@
 . "$(dirname "$0")/spy-lib.sh"
 
 p=$PROGS/spy_dead
-"$WITCH" spy --quiet --tool=dead -o "$TMP/d" -- "$p" >"$TMP/out"
-ok $? "witch spy --tool=dead runs spy_dead"
-is "$(cat "$TMP/out")" 999000 "the program's output passes through"
+spy_run dead "$p" "$TMP/d"
+is "$(cat "$TMP/d.out")" 999000 "its output is 999000"
 is "$(ls "$TMP/d" | grep -c '\.witch$')" 1 "one profile, no other files left"
 is "$(ls "$TMP/d" | wc -l)" 1 "no valgrind log left after a clean run"
 
-spy_pairs "$p" "$TMP/d" >"$TMP/pairs"
-is "$(spy_sum "$TMP/pairs" fill overwrite | cut -d' ' -f1,2)" "8000 0" \
+is "$(spy_sum "$TMP/d.pairs" fill overwrite | cut -d' ' -f1,2)" "8000 0" \
 	"fill KILLED_BY overwrite: exactly 8N dead bytes, no use"
-is "$(spy_sum "$TMP/pairs" overwrite readback | cut -d' ' -f1,2)" "0 8000" \
+is "$(spy_sum "$TMP/d.pairs" overwrite readback | cut -d' ' -f1,2)" "0 8000" \
 	"overwrite read by readback: exactly 8N used bytes"
-is "$(awk '$1 == "fill" && $2 != "overwrite"' "$TMP/pairs" | wc -l)" 0 "fill's stores pair with nothing else"
+is "$(awk '$1 == "fill" && $2 != "overwrite"' "$TMP/d.pairs" | wc -l)" 0 "fill's stores pair with nothing else"
 
 "$WITCH" report --format=json --top=0 "$TMP/d" >"$TMP/r.json"
 ok $? "witch report reads the spy profile"

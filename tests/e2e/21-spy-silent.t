@@ -5,15 +5,13 @@
 . "$(dirname "$0")/spy-lib.sh"
 
 p=$PROGS/spy_silent
-"$WITCH" spy --quiet --tool=silent -o "$TMP/s" -- "$p" >"$TMP/out"
-ok $? "witch spy --tool=silent runs spy_silent"
-is "$(cat "$TMP/out")" -492 "the program's output passes through"
-spy_pairs "$p" "$TMP/s" >"$TMP/pairs"
-is "$(spy_sum "$TMP/pairs" first same | cut -d' ' -f1,2)" "8000 0" \
+spy_run silent "$p" "$TMP/s"
+is "$(cat "$TMP/s.out")" -492 "its output is -492"
+is "$(spy_sum "$TMP/s.pairs" first same | cut -d' ' -f1,2)" "8000 0" \
 	"same() rewrites first()'s values: exactly 8N silent bytes"
-is "$(spy_sum "$TMP/pairs" same changed | cut -d' ' -f1,2)" "0 8000" \
+is "$(spy_sum "$TMP/s.pairs" same changed | cut -d' ' -f1,2)" "0 8000" \
 	"changed() writes new values over same()'s: exactly 8N used bytes"
-is "$(awk '$1 == "?" && ($2 == "first" || $2 == "same" || $2 == "changed")' "$TMP/pairs" | wc -l)" 0 \
+is "$(awk '$1 == "?" && ($2 == "first" || $2 == "same" || $2 == "changed")' "$TMP/s.pairs" | wc -l)" 0 \
 	"nothing outside the program wrote the array before"
 
 "$WITCH" report --format=json --top=0 "$TMP/s" >"$TMP/r.json"
