@@ -10,22 +10,12 @@
  * at every interposed pthread call.
  *
  * A CPU-time POSIX timer every 10 periods instead would halve the
- * sampling's CPU cost (bench/sampler-cost: 1.5 % against 2.8 %), and was
- * tried: with the other core busy, a pipeline whose consumer is the
- * bottleneck was then predicted to lose ~10 % from a speedup of its
- * producer (in-run truth 0 to 8 %; tests/e2e/50 failed 6 of 10 runs),
- * where signals at every sample predicted +3 to +6 % (3 of 3 passed).
- * It reproduces outside the test: causal_real 0 3000 started with setsid
- * (an autogroup of its own, as the tests' `bounded` does) beside a busy
- * loop on the other core: -6 to -10 % with the timer, +4 to +7 % with
- * signals, for truths of 0 (two cores) to 8-9 % (one core shared). The
- * cause was on_switch below, which asked whether the program had one
- * thread running when the switch record was drained, not when the thread
- * waited: drained up to 10 ms late, the timer build took 70 % off its
- * baselines' durations as waits for other programs and 47 % off its
- * speedup experiments' (signals: 12 % and 4 %). It now reads the count at
- * the time of the wait (unblocked.c); the timer has not been tried again
- * since.
+ * sampling's CPU cost (bench/sampler-cost: 1.5 % against 2.8 %). It was
+ * tried and reverted: drained up to 10 ms late, switch records were judged
+ * by the thread count at the drain (on_switch), and a pipeline sharing its
+ * cores with another program was predicted to lose ~10 % where it could
+ * gain 0-9 %. The count is now read at the time of the wait (unblocked.c);
+ * the timer has not been tried again since (bench/causal loaded).
  *
  * A sample outside the scope (in libc, libm, ...) is charged to the in-scope
  * call site: the first word of the copied stack that is an in-scope address
