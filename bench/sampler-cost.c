@@ -66,6 +66,8 @@ static int open_sampler(long period)
 	a.sample_stack_user = 512;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
 	a.context_switch = 1;
 	a.sample_id_all = 1;
 	a.disabled = 1;

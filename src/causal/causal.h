@@ -4,13 +4,12 @@
  *
  * Every thread samples its own CPU time with a perf task-clock event whose
  * ring buffer it drains at perf's signal (every sample, see sampler.c) and
- * at every interposed pthread call.
- * A profiler thread runs experiments: while one runs, a sample in the
- * selected line raises the thread's local delay count and, when that
- * passes the global count, the global count; a thread whose local count is
- * behind the global one pauses for the difference (virtual speedup, COZ
- * section 3). The profile is a text file appended to
- * with write(2) (profile.c).
+ * at every interposed pthread call. A profiler thread runs experiments:
+ * while one runs, a sample in the selected line raises the thread's local
+ * delay count and, when that passes the global count, the global count; a
+ * thread whose local count is behind the global one pauses for the
+ * difference (virtual speedup, COZ section 3). The profile is a text file
+ * appended to with write(2) (profile.c).
  */
 #ifndef WITCH_CAUSAL_H
 #define WITCH_CAUSAL_H
