@@ -229,10 +229,8 @@ done
 true20=$(echo "100 * (1 - $(median3 $t20) / $(median3 $t0))" | bc -l | xargs printf '%.1f')
 # 3000 items (6 s), some 60 experiments a speedup. With the other core busy
 # the two stages share one core or two from one experiment to the next:
-# with 1200 items (20 experiments each), 3 of 28 runs fell 8-12 points
-# outside the range (as many before the CPU-time wakeup timer as after),
-# and 3 of 6 runs of this file failed; with 3000, 8 of 8 runs were within
-# a point of it.
+# with 1200 items (20 experiments each), 3 of 6 runs of this file under
+# that load failed here; with 3000, none of the runs since.
 causal "$TMP/real" causal_real CAUSAL_REAL_TRUTH="$TMP/real.truth" WITCH_CAUSAL_FIXED_LINE="$idr" WITCH_CAUSAL_SPEEDUPS=0,20 -- "$PROGS/causal_real" 0 3000 >/dev/null
 p20=$(predicted 20 "$TMP"/real/causal.*)
 # shellcheck disable=SC2046
