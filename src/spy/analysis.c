@@ -465,6 +465,14 @@ VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot)
 			pend_set(bits, off, n);
 			return;
 		}
+	} else if (LIKELY(i < SH_PRIMARY && n <= PEND_MAX && off + n <= SH_CHUNK)) {
+		/* A push or call is judged, never watched: over bytes with
+		 * nothing pending it does nothing, and needs no context. In a
+		 * new context the slow path would look one up for it (sqlite3:
+		 * 36 of 79 million lookups, each a cache miss). */
+		c = sh_primary[i];
+		if (!c || !pend_get(sh_bits(c), off, n))
+			return;
 	}
 	dead_store_slow(a, flags, slot);
 }

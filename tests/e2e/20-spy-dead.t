@@ -33,6 +33,13 @@ is "$(json "$TMP/r.json" .totals.stats.samples)" 0 "no samples: every access was
 like "$(cat "$TMP/r.txt")" 'DeadSpy' "the text report names DeadSpy"
 like "$(cat "$TMP/r.txt")" 'fill .*KILLED_BY.* overwrite' "text report shows fill KILLED_BY overwrite"
 
+# A push is an implicit store: over a pending store it kills it (exactly
+# 8N bytes), over nothing pending it records nothing.
+spy_run dead "$PROGS/spy_push" "$TMP/push"
+is "$(spy_sum "$TMP/push.pairs" redzone redzone | cut -d' ' -f1,2)" "8000 0" \
+	"a store KILLED_BY the push over it: exactly 8N dead bytes"
+is "$(awk '$2 == "pushes"' "$TMP/push.pairs" | wc -l)" 0 "pushes over nothing pending: no pair"
+
 # A forked child's profile starts empty: what the parent judged before the
 # fork (and had not yet added to its pairs) stays in the parent's profile.
 "$WITCH" spy --quiet --tool=dead -o "$TMP/f" -- "$p" fork >"$TMP/fout"

@@ -1,0 +1,36 @@
+/*
+ * Exact DeadSpy arithmetic for implicit stores (push, call): redzone()
+ * stores 8 bytes just below the stack pointer, then pushes over them
+ * unread, N times: 8N dead bytes, the store KILLED_BY the push. A push is
+ * judged but never watched, so the pop after it and the next round's
+ * store find nothing pending. pushes() pushes and pops N times over bytes
+ * nothing stored: no pair at all.
+ */
+#include <stdio.h>
+
+#define N 1000
+
+__attribute__((noipa)) static void redzone(long n)
+{
+	for (long i = 0; i < n; i++)
+		__asm__ volatile("movq %0, -8(%%rsp)\n\t"
+				 "pushq %0\n\t"
+				 "popq %0"
+				 : "+r"(i) : : "memory");
+}
+
+__attribute__((noipa)) static void pushes(long n)
+{
+	for (long i = 0; i < n; i++)
+		__asm__ volatile("pushq %0\n\t"
+				 "popq %0"
+				 : "+r"(i) : : "memory");
+}
+
+int main(void)
+{
+	redzone(N);
+	pushes(N);
+	puts("pushed");
+	return 0;
+}
