@@ -14,8 +14,12 @@
  * tried and reverted: drained up to 10 ms late, switch records were judged
  * by the thread count at the drain (on_switch), and a pipeline sharing its
  * cores with another program was predicted to lose ~10 % where it could
- * gain 0-9 %. The count is now read at the time of the wait (unblocked.c);
- * the timer has not been tried again since (bench/causal loaded).
+ * gain 0-9 %. The count is now read at the time of the wait (unblocked.c).
+ * Retried with that (4 runs of tests/e2e/50 beside a busy loop, each build):
+ * the timer passed 3, the signal 4. In the timer's failed run f = 0.5 gave
+ * 17.6 and 39.1 for 25 and 50; its pipeline predictions were -0.3, 1.7,
+ * 6.9 and 9.9 for what the runs could gain, 0-8 (three) and 13.6-20; the
+ * signal's were 9.9-11.9 for 0-9. Not kept: the signal's tests hold.
  *
  * A sample outside the scope (in libc, libm, ...) is charged to the in-scope
  * call site: the first word of the copied stack that is an in-scope address
