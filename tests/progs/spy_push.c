@@ -10,21 +10,27 @@
 
 #define N 1000
 
+/* The loops are in assembly: no compiled store of a counter below the
+ * stack pointer can join the pairs. n > 0. */
 __attribute__((noipa)) static void redzone(long n)
 {
-	for (long i = 0; i < n; i++)
-		__asm__ volatile("movq %0, -8(%%rsp)\n\t"
-				 "pushq %0\n\t"
-				 "popq %0"
-				 : "+r"(i) : : "memory");
+	__asm__ volatile("1:\n\t"
+			 "movq %0, -8(%%rsp)\n\t"
+			 "pushq %0\n\t"
+			 "popq %0\n\t"
+			 "decq %0\n\t"
+			 "jnz 1b"
+			 : "+r"(n) : : "memory", "cc");
 }
 
 __attribute__((noipa)) static void pushes(long n)
 {
-	for (long i = 0; i < n; i++)
-		__asm__ volatile("pushq %0\n\t"
-				 "popq %0"
-				 : "+r"(i) : : "memory");
+	__asm__ volatile("1:\n\t"
+			 "pushq %0\n\t"
+			 "popq %0\n\t"
+			 "decq %0\n\t"
+			 "jnz 1b"
+			 : "+r"(n) : : "memory", "cc");
 }
 
 int main(void)
