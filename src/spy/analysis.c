@@ -346,9 +346,10 @@ static __attribute__((noinline)) void dead_load_pending(Addr a, SizeT n, UInt *s
 							UInt p)
 {
 	UWord off = a & (SH_CHUNK - 1);
+	UInt h = spy_site_cached(slot);
 
-	if (p == pend_mask(n) && *slot && one_writer(c + off, n)) {
-		rec_at(slot, spy_cur, c[off], *slot, n, USE);
+	if (p == pend_mask(n) && h && one_writer(c + off, n)) {
+		rec_at(slot, spy_cur, c[off], h, n, USE);
 		pend_clr(sh_bits(c), off, n);
 		return;
 	}
@@ -416,11 +417,10 @@ static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt 
 
 /* A store of n bytes at a by context h over pending bits p in chunk c:
  * most often bytes one store left (waste), the pair the site's memo holds. */
-static __attribute__((noinline)) void dead_store_pending(Addr a, SizeT n, UInt *slot, UInt *c,
-							 UInt p)
+static __attribute__((noinline)) void dead_store_pending(Addr a, SizeT n, UInt *slot, UInt h,
+							 UInt *c, UInt p)
 {
 	UWord off = a & (SH_CHUNK - 1);
-	UInt h = *slot;
 	SizeT k;
 
 	if (p == pend_mask(n) && one_writer(c + off, n)) {
@@ -451,12 +451,12 @@ VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot)
 	if (LIKELY(i < SH_PRIMARY && n <= PEND_MAX && off + n <= SH_CHUNK &&
 		   !(flags & ACC_IMPLICIT))) {
 		c = sh_primary[i];
-		h = *slot;
+		h = spy_site_cached(slot);
 		if (c && h) {
 			bits = sh_bits(c);
 			p = pend_get(bits, off, n);
 			if (p) {
-				dead_store_pending(a, n, slot, c, p);
+				dead_store_pending(a, n, slot, h, c, p);
 				return;
 			}
 			spy_st.bytes_accessed += n;

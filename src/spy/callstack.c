@@ -11,8 +11,8 @@
  *
  * The context of an access is the path of return addresses down to the
  * current frame plus the accessing instruction, interned in the CCT. Each
- * superblock caches the leaf nodes of its accessing instructions for the
- * last calling context it ran in: the common case costs a comparison.
+ * accessing instruction caches its leaf node for the last two calling
+ * contexts it was judged in: the common case costs a comparison.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -163,24 +163,10 @@ UInt spy_context_at(SpyThread *t, Addr pc)
 	return spy_cct_child(spy_thread_node(t), pc, DT_INT);
 }
 
-VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp)
+/* At the start of a superblock whose SP rose above the innermost frame. */
+VG_REGPARM(1) void spy_sb_returned(Addr sp)
 {
-	SpyThread *t = spy_cur;
-	UInt node, k;
-
-	if (sp > spy_cur_limit)
-		spy_unwind(t, sp);
-	node = spy_cur_node;
-	if (sb->cached == node)
-		return;
-	for (k = 0; k < sb->n; k++) {
-		UInt h = sb->site[k].handle;
-
-		sb->site[k].handle = sb->alt_cached == node ? sb->alt[k] : 0;
-		sb->alt[k] = h;
-	}
-	sb->alt_cached = sb->cached;
-	sb->cached = node;
+	spy_unwind(spy_cur, sp);
 }
 
 /* Within a superblock the context does not change (a call ends it), so
@@ -188,8 +174,16 @@ VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp)
 UInt spy_site_resolve(UInt *slot)
 {
 	SpySite *s = (SpySite *)slot;
+	UInt node = spy_cur_node, h = s->handle, n = s->node;
 
-	s->handle = spy_handle(spy_cct_child(spy_cur_node, s->pc, (UChar)s->dtype));
+	if (s->alt_node == node) {
+		s->handle = s->alt_handle;
+	} else {
+		s->handle = spy_handle(spy_cct_child(node, s->pc, (UChar)s->dtype));
+	}
+	s->node = node;
+	s->alt_handle = h;
+	s->alt_node = n;
 	return s->handle;
 }
 

@@ -1,11 +1,11 @@
 /*
  * instrument.c - which helper runs at which access, in VEX IR.
  *
- * Per superblock: one call at its start keeps the calling context current
- * and lets every instruction that accesses memory find its context handle
- * (SpySB.site[].handle, read by the helpers through a constant pointer,
- * looked up when first needed in a context: spy_site_handle). Then,
- * per access:
+ * Per superblock: a call at its start when a return left the innermost
+ * frame keeps the calling context current. Every instruction that
+ * accesses memory has its context handle (SpySB.site[].handle, read by
+ * the helpers through a constant pointer, looked up when first needed in
+ * a context: spy_site_handle). Then, per access:
  *
  *   dead    before each load and store (the store's value is irrelevant)
  *   silent  before each store, with the value it is about to write
@@ -617,14 +617,15 @@ static SpySB *new_sb(struct insn *ins, Int ninsn)
 	for (k = 0; k < ninsn; k++)
 		if (ins[k].relevant)
 			ins[k].site = n++;
-	sb = VG_(calloc)("witchspy.sb", 1, sizeof(SpySB) + n * (sizeof(SpySite) + sizeof(UInt)));
-	sb->cached = sb->alt_cached = 0xffffffffu;
+	sb = VG_(calloc)("witchspy.sb", 1, sizeof(SpySB) + n * sizeof(SpySite));
 	sb->n = (UInt)n;
-	sb->alt = (UInt *)(sb->site + n);
 	for (k = 0; k < ninsn; k++)
 		if (ins[k].site >= 0) {
-			sb->site[ins[k].site].pc = ins[k].addr;
-			sb->site[ins[k].site].dtype = ins[k].dtype;
+			SpySite *s = &sb->site[ins[k].site];
+
+			s->pc = ins[k].addr;
+			s->dtype = ins[k].dtype;
+			s->node = s->alt_node = SPY_NO_NODE;
 		}
 	return sb;
 }
@@ -635,21 +636,13 @@ static void enter(struct ctx *c, Addr start)
 	IRExpr *sp;
 
 	if (c->sb->n) {
-		/* Call only when the context changed since this superblock last
-		 * ran, or SP rose above the innermost frame (a return). */
-		IRExpr *node = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-								 hw((HWord)&spy_cur_node)));
-		IRExpr *cached = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-								   hw((HWord)&c->sb->cached)));
+		/* SP above the innermost frame: a return (or longjmp) left it. */
 		IRExpr *limit = tmp_of(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 								  hw((HWord)&spy_cur_limit)));
-		IRExpr *moved, *returned;
 
 		sp = tmp_of(out, Ity_I64, IRExpr_Get(c->sp_off, Ity_I64));
-		moved = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE32, node, cached));
-		returned = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp));
-		CALL(out, spy_sb_enter, mkIRExprVec_2(hw((HWord)c->sb), sp),
-		     tmp_of(out, Ity_I1, IRExpr_Binop(Iop_Or1, moved, returned)));
+		CALL(out, spy_sb_returned, mkIRExprVec_1(sp),
+		     tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp)));
 	}
 	switch (spy_heap_fn_at(start)) {
 	case HEAP_FREE:

@@ -167,21 +167,21 @@ typedef struct {
 
 /* An instruction that accesses memory, in one superblock. The helpers get
  * a pointer to its handle (the "slot"): its context node in the calling
- * context the superblock last ran in, or 0 until a helper first needs it. */
+ * context `node`, the last one a helper needed it in; the context before
+ * that is kept too (a function called from two places alternates). */
 typedef struct {
 	UInt handle;		/* first: the slot points here */
+	UInt node;		/* the handle's calling context; SPY_NO_NODE: none */
+	UInt alt_handle, alt_node;
 	UInt dtype;		/* of the access */
 	Addr pc;
 	SpyMemo memo;		/* in the handle's cache line */
 } SpySite;
 
-/* Per-superblock sites, handles valid for the calling context `cached`;
- * the previous context's handles are kept too (a function called from
- * two places alternates between two). */
+#define SPY_NO_NODE 0xffffffffu
+
 typedef struct SpySB {
-	UInt cached, alt_cached;
 	UInt n;
-	UInt *alt;
 	struct SpySB *next;	/* every superblock's sites, for their memos */
 	SpySite site[];
 } SpySB;
@@ -194,19 +194,27 @@ void spy_memos_drop(void);
 void spy_memo_flush(SpyMemo *m);
 
 /*
- * A new calling context used to look up every site's node at superblock
- * entry: in sqlite3, whose functions are called from many places, that
- * lookup led a perf profile of DeadSpy. Now entry only clears the handles,
- * and a site's node is looked up when a helper needs it (a DeadSpy load
- * with nothing pending never does).
+ * A site's handle is looked up when a helper needs it in a calling context
+ * it was not looked up in (a DeadSpy load with nothing pending never
+ * does). Superblock entry used to check the context and swap every
+ * site's handles when it changed: in sqlite3, whose functions are called
+ * from many places, that was a call at 139 million entries.
  */
 UInt spy_site_resolve(UInt *slot);
 
+/* The site's handle in the current context, or 0 if not looked up yet. */
+static inline UInt spy_site_cached(UInt *slot)
+{
+	const SpySite *s = (const SpySite *)slot;
+
+	return LIKELY(s->node == spy_cur_node) ? s->handle : 0;
+}
+
 static inline UInt spy_site_handle(UInt *slot)
 {
-	UInt h = *slot;
+	const SpySite *s = (const SpySite *)slot;
 
-	return LIKELY(h != 0) ? h : spy_site_resolve(slot);
+	return LIKELY(s->node == spy_cur_node) ? s->handle : spy_site_resolve(slot);
 }
 
 SpyThread *spy_thread(ThreadId tid);
@@ -218,7 +226,7 @@ void spy_unwind(SpyThread *t, Addr sp);
 void spy_signal_enter(ThreadId tid, Bool alt);
 void spy_signal_leave(ThreadId tid);
 
-VG_REGPARM(2) void spy_sb_enter(SpySB *sb, Addr sp);
+VG_REGPARM(1) void spy_sb_returned(Addr sp);
 /* A call instruction's return address, and the child node it pushed last
  * time with the parent it pushed it from: a call site in a loop pushes the
  * same node again and again, and needs no CCT lookup for it. */
