@@ -175,11 +175,12 @@ typedef struct {
 	UInt alt_handle, alt_node;
 	UInt dtype;		/* of the access */
 	Addr pc;
-	SpyMemo memo;		/* in the handle's cache line */
+	SpyMemo memo;		/* next to the handle: the helpers touch both */
 } SpySite;
 
 #define SPY_NO_NODE 0xffffffffu
 
+/* The accessing instructions of one translated superblock. */
 typedef struct SpySB {
 	UInt n;
 	struct SpySB *next;	/* every superblock's sites, for their memos */
