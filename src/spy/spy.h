@@ -211,11 +211,13 @@ static inline UInt spy_site_cached(UInt *slot)
 	return LIKELY(s->node == spy_cur_node) ? s->handle : 0;
 }
 
+/* The site's handle in the current context, looked up if need be (a
+ * handle is never 0). */
 static inline UInt spy_site_handle(UInt *slot)
 {
-	const SpySite *s = (const SpySite *)slot;
+	UInt h = spy_site_cached(slot);
 
-	return LIKELY(s->node == spy_cur_node) ? s->handle : spy_site_resolve(slot);
+	return LIKELY(h != 0) ? h : spy_site_resolve(slot);
 }
 
 SpyThread *spy_thread(ThreadId tid);
