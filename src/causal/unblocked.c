@@ -15,7 +15,9 @@
  * a slot each, claimed with one atomic add, filled with one atomic store
  * of time << 1 | (count == 1), so a reader never pairs one change's time
  * with another's count. Two changes at the same moment may be logged in
- * either order: that errs by nanoseconds.
+ * either order: that errs by nanoseconds. A reader that comes between a
+ * writer's add and its store reads that slot's previous lap, an older
+ * time, and stops there: the wait then counts less, never more.
  */
 #include "causal/causal.h"
 
