@@ -244,7 +244,7 @@ const struct wr_watched *wr_compare_find_watched(const struct wr_side *a, const 
 
 static void reweigh(struct wr_comparison *c)
 {
-	double waste = 0, judged = 0;
+	double waste = 0, ref_waste = 0, judged = 0;
 	size_t i;
 
 	for (i = 0; i < c->b.nwatched; i++) {
@@ -254,10 +254,12 @@ static void reweigh(struct wr_comparison *c)
 		if (!s || s->judged <= 0)
 			continue;
 		waste += ref->judged * (s->waste / s->judged);
+		ref_waste += ref->waste;
 		judged += ref->judged;
 	}
 	c->coverage = c->b.judged > 0 ? judged / c->b.judged : 0;
 	c->reweighted = judged > 0 ? waste / judged : NAN;
+	c->reweighted_reference = judged > 0 ? ref_waste / judged : NAN;
 }
 
 /* Pearson's correlation of two rank lists: Spearman's rho, ties allowed. */

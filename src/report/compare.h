@@ -57,9 +57,13 @@ struct wr_comparison {
 	 * b's redundancy, a judges each site right and the difference is how
 	 * often a sampled each site (timer samples follow time, not counts).
 	 * Over the sites both have, which hold `coverage` of b's judged
-	 * bytes; NaN when none.
+	 * bytes; NaN when none. b's own redundancy over those same sites is
+	 * `reweighted_reference`: reweighted minus it is what a's verdicts
+	 * get wrong, while the rest of the difference from b's whole
+	 * redundancy comes from the sites a never watched.
 	 */
 	double reweighted;
+	double reweighted_reference;
 	double coverage;
 };
 

@@ -59,6 +59,11 @@ static void watched_json(FILE *out, const struct wr_comparison *c, size_t n)
 		fputs("null", out);
 	else
 		fprintf(out, "%.6f", c->reweighted);
+	fputs(",\"reweighted_reference\":", out);
+	if (isnan(c->reweighted_reference))
+		fputs("null", out);
+	else
+		fprintf(out, "%.6f", c->reweighted_reference);
 	fprintf(out, ",\"reweighted_coverage\":%.6f,\"watched_sites\":[", c->coverage);
 	for (i = 0; i < n && i < c->b.nwatched; i++) {
 		const struct wr_watched *r = &c->b.watched[i];
@@ -91,6 +96,12 @@ void wr_render_compare_text(FILE *out, const struct wr_comparison *c)
 			     "those sites hold %.1f%% of the reference's judged bytes)\n",
 			c->b.r->tool->fraction, 100 * c->reweighted,
 			100 * (c->reweighted - c->b.redundancy), 100 * c->coverage);
+	if (!isnan(c->reweighted))
+		fprintf(out, "on those sites the reference says %.1f%%: the verdicts there differ by "
+			     "%+.1f points, the sites never watched account for the other %+.1f\n",
+			100 * c->reweighted_reference,
+			100 * (c->reweighted - c->reweighted_reference),
+			100 * (c->reweighted_reference - c->b.redundancy));
 	fprintf(out, "reference pairs with >= 1%% of waste (top %zu) found by the sampled run: %zu of %zu\n",
 		n, c->found, n);
 	if (isnan(c->spearman))

@@ -22,6 +22,8 @@ expect_error "corrupt profile" 'bad.witch is not a witch profile' "$WITCH" compa
 is "$(json "$TMP/self.json" '.reweighted_redundancy == .reference.redundancy')" true \
 	"a profile reweighted by its own sites is itself"
 is "$(json "$TMP/self.json" '.reweighted_coverage')" 1 "and covers all of itself"
+is "$(json "$TMP/self.json" '.reweighted_reference == .reference.redundancy')" true \
+	"the reference on all of its own sites is the reference"
 is "$(json "$TMP/self.json" '.watched_sites[0].site')" "first (listing2.c:18)" \
 	"the heaviest watched site is named by its source"
 "$WITCH" compare --format=json "$TMP/ea" "$TMP/eb" >"$TMP/ab.json"
@@ -32,6 +34,8 @@ within "$(json "$TMP/ab.json" '.reweighted_redundancy - .reference.redundancy | 
 # layout), so the difference prints as +0.0 or -0.0.
 like "$(cat "$TMP/ab.txt")" "dead fraction with the reference's weight for each watched site: 50.0% \\([-+]0.0 points; those sites hold 100.0% of the reference's judged bytes\\)" \
 	"text: the reweighted line"
+like "$(cat "$TMP/ab.txt")" "on those sites the reference says 50.0%: the verdicts there differ by [-+]0.0 points, the sites never watched account for the other [-+]0.0" \
+	"text: the verdicts' share of the difference and the unwatched sites'"
 like "$(cat "$TMP/ab.txt")" "reference's heaviest watched sites" "text: the watched sites table"
 
 needs_debug_registers
@@ -41,8 +45,9 @@ needs_debug_registers
 "$WITCH" record --quiet -o "$TMP/none" -- true >/dev/null
 "$WITCH" compare --format=json "$TMP/none" "$TMP/none" >"$TMP/none.json"
 is "$(json "$TMP/none.json" '.reweighted_redundancy')" null "nothing judged: no reweighted redundancy"
+is "$(json "$TMP/none.json" '.reweighted_reference')" null "and no reference on its sites"
 "$WITCH" compare "$TMP/none" "$TMP/none" >"$TMP/none.txt"
-ok "$(grep -c "weight for each watched site\|heaviest watched sites" "$TMP/none.txt")" "nothing judged: no reweighted line, no table"
+ok "$(grep -c "weight for each watched site\|on those sites\|heaviest watched sites" "$TMP/none.txt")" "nothing judged: no reweighted line, no table"
 
 "$WITCH" record --quiet --rate=2000 -o "$TMP/a" -- "$PROGS/fig2" 30 >/dev/null
 "$WITCH" record --quiet --rate=2000 -o "$TMP/b" -- "$PROGS/fig2" 30 >/dev/null

@@ -1,7 +1,8 @@
 /*
  * test_compare.c - witch compare's arithmetic on hand-made sides: the
  * sampled redundancy reweighted by the reference's judged bytes per
- * watched site, and how much of the reference those sites cover.
+ * watched site, how much of the reference those sites cover, and what the
+ * reference itself says on them.
  */
 #include "tap.h"
 #include "report/compare.h"
@@ -42,6 +43,8 @@ int main(void)
 	tap_ok(near(c.reweighted, 0.5), "weighted as the reference weighs its sites: 0.5 (got %g)",
 	       c.reweighted);
 	tap_ok(near(c.coverage, 1.0), "every reference site sampled: coverage 1 (got %g)", c.coverage);
+	tap_ok(near(c.reweighted_reference, 0.5), "the reference on the same sites: 0.5 (got %g)",
+	       c.reweighted_reference);
 
 	/* Only one of the two sites sampled, at 3/4 waste: the reweighted
 	 * value is that site's, over half the reference. */
@@ -49,11 +52,15 @@ int main(void)
 	wr_compare(&c, 5);
 	tap_ok(near(c.reweighted, 0.75), "one site: its own redundancy, 0.75 (got %g)", c.reweighted);
 	tap_ok(near(c.coverage, 0.5), "it holds half the reference (got %g)", c.coverage);
+	tap_ok(near(c.reweighted_reference, 1.0),
+	       "where the reference says all waste: the verdicts are 0.25 off, the unwatched site "
+	       "the rest (got %g)", c.reweighted_reference);
 
 	/* No site in common: nothing to reweigh. */
 	side(&c.a, none, 1);
 	wr_compare(&c, 5);
-	tap_ok(isnan(c.reweighted), "no common site: no reweighted redundancy");
+	tap_ok(isnan(c.reweighted) && isnan(c.reweighted_reference),
+	       "no common site: no reweighted redundancy");
 	tap_ok(near(c.coverage, 0.0), "and coverage 0 (got %g)", c.coverage);
 
 	/* A site the sampler saw but never judged (all its watches ended
