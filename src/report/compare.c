@@ -26,6 +26,16 @@ static int is_libc_string_routine(const struct wr_report *r, const struct wr_fra
 	return 0;
 }
 
+/* The runtime names a library as the loader found it (liblzma.so.5),
+ * Valgrind by the file it mapped (liblzma.so.5.4.1): the file's name. */
+static const char *module_name(const struct wr_report *r, const struct wr_frame *f,
+			       char real[PATH_MAX])
+{
+	const char *mod = r->mods[f->module].path;
+
+	return wr_basename(realpath(mod, real) ? real : mod);
+}
+
 /*
  * "function (file:line)" of one frame, appended to buf. Without a source
  * line (a library without debug info) the frame is its code address,
@@ -38,26 +48,25 @@ static void put_frame(char *buf, size_t cap, const struct wr_report *r, const st
 	const char *fn = f->function ? f->function : "??";
 
 	char real[PATH_MAX];
-	const char *mod;
 
 	if (f->file || f->module < 0) {
 		snprintf(buf + n, cap - n, "%s%s (%s:%d)", n ? " <- " : "", fn,
 			 f->file ? wr_basename(f->file) : "??", f->line);
 		return;
 	}
-	/* The runtime names a library as the loader found it (liblzma.so.5),
-	 * Valgrind by the file it mapped (liblzma.so.5.4.1). */
-	mod = r->mods[f->module].path;
-	if (realpath(mod, real))
-		mod = real;
-	snprintf(buf + n, cap - n, "%s%s (%s+0x%llx)", n ? " <- " : "", fn, wr_basename(mod),
-		 (unsigned long long)f->offset);
+	snprintf(buf + n, cap - n, "%s%s (%s+0x%llx)", n ? " <- " : "", fn,
+		 module_name(r, f, real), (unsigned long long)f->offset);
 }
 
-static int context_key(struct wr_side *side, uint32_t ctx, int full, char *buf, size_t cap)
+/* The key of context ctx: its first frame outside glibc's string routines
+ * (or all its frames), and with `exact` that frame's code address too. */
+static int context_key(struct wr_side *side, uint32_t ctx, int full, int exact, char *buf,
+		       size_t cap)
 {
 	const struct wr_frame *f;
 	long n = wr_sym_context(side->s, ctx, &f), i = 0;
+	char real[PATH_MAX];
+	size_t len;
 
 	buf[0] = 0;
 	if (n < 0)
@@ -65,12 +74,17 @@ static int context_key(struct wr_side *side, uint32_t ctx, int full, char *buf, 
 	if (full) {
 		for (i = 0; i < n; i++)
 			put_frame(buf, cap, side->r, &f[i]);
-		return 0;
+		i = 0;
+	} else {
+		while (i + 1 < n && is_libc_string_routine(side->r, &f[i]))
+			i++;
+		if (n > 0)
+			put_frame(buf, cap, side->r, &f[i]);
 	}
-	while (i + 1 < n && is_libc_string_routine(side->r, &f[i]))
-		i++;
-	if (n > 0)
-		put_frame(buf, cap, side->r, &f[i]);
+	len = strlen(buf);
+	if (exact && n > 0 && f[i].file && f[i].module >= 0)
+		snprintf(buf + len, cap - len, " [%s+0x%llx]", module_name(side->r, &f[i], real),
+			 (unsigned long long)f[i].offset);
 	return 0;
 }
 
@@ -154,7 +168,10 @@ static int watched_sites(struct wr_side *side, int full)
 		const struct wr_pair *p = &r->pairs[r->ranked[i]];
 		struct wr_watched *w = &side->watched[n];
 
-		if (context_key(side, p->watch, full, key, sizeof(key)))
+		/* By instruction: two accesses on one line (demo's histogram
+		 * loads a pixel, then its bucket) are sites with verdicts of
+		 * their own, which the samples weigh differently. */
+		if (context_key(side, p->watch, full, 1, key, sizeof(key)))
 			return -1;
 		w->key = strdup(key);
 		if (!w->key)
@@ -185,8 +202,8 @@ int wr_side_sites(struct wr_side *side, int full)
 		const struct wr_pair *p = &r->pairs[r->ranked[i]];
 		size_t len;
 
-		if (context_key(side, p->watch, full, watch, sizeof(watch)) ||
-		    context_key(side, p->trap, full, trap, sizeof(trap)))
+		if (context_key(side, p->watch, full, 0, watch, sizeof(watch)) ||
+		    context_key(side, p->trap, full, 0, trap, sizeof(trap)))
 			return -1;
 		len = strlen(watch) + strlen(trap) + 8;
 		side->sites[n].key = malloc(len);

@@ -24,8 +24,8 @@ is "$(json "$TMP/self.json" '.reweighted_redundancy == .reference.redundancy')" 
 is "$(json "$TMP/self.json" '.reweighted_coverage')" 1 "and covers all of itself"
 is "$(json "$TMP/self.json" '.reweighted_reference == .reference.redundancy')" true \
 	"the reference on all of its own sites is the reference"
-is "$(json "$TMP/self.json" '.watched_sites[0].site')" "first (listing2.c:18)" \
-	"the heaviest watched site is named by its source"
+like "$(json "$TMP/self.json" '.watched_sites[0].site')" "^first \\(listing2.c:18\\) \\[listing2\\+0x[0-9a-f]+\\]$" \
+	"the heaviest watched site is named by its source and its instruction"
 "$WITCH" compare --format=json "$TMP/ea" "$TMP/eb" >"$TMP/ab.json"
 within "$(json "$TMP/ab.json" '.reweighted_redundancy - .reference.redundancy | if . < 0 then -. else . end')" 0 0.0001 \
 	"two exhaustive runs: reweighted equals the reference"
@@ -37,6 +37,15 @@ like "$(cat "$TMP/ab.txt")" "dead fraction with the reference's weight for each 
 like "$(cat "$TMP/ab.txt")" "on those sites the reference says 50.0%: the verdicts there differ by [-+]0.0 points, the sites never watched account for the other [-+]0.0" \
 	"text: the verdicts' share of the difference and the unwatched sites'"
 like "$(cat "$TMP/ab.txt")" "reference's heaviest watched sites" "text: the watched sites table"
+# demo's histogram loads a pixel (redundant: scale loads it again) and then
+# its bucket (changed since): one line, two watched sites with verdicts of
+# their own, which the samples weigh differently.
+"$WITCH" spy --quiet --tool=load -o "$TMP/dl" -- "$PROGS/demo" 3 >/dev/null
+"$WITCH" compare --format=json "$TMP/dl" "$TMP/dl" >"$TMP/dl.json"
+is "$(json "$TMP/dl.json" '[.watched_sites[].site | select(startswith("histogram (demo.c:"))] | length')" 2 \
+	"two loads on one line are two watched sites"
+is "$(json "$TMP/dl.json" '[.watched_sites[] | select(.site | startswith("histogram (demo.c:")) | .reference_redundancy] | sort | map(tostring) | join(",")')" "0,1" \
+	"one all waste, one all use"
 
 needs_debug_registers
 
