@@ -26,14 +26,27 @@ static int is_libc_string_routine(const struct wr_report *r, const struct wr_fra
 	return 0;
 }
 
-/* The runtime names a library as the loader found it (liblzma.so.5),
- * Valgrind by the file it mapped (liblzma.so.5.4.1): the file's name. */
-static const char *module_name(const struct wr_report *r, const struct wr_frame *f,
+/*
+ * The runtime names a library as the loader found it (liblzma.so.5),
+ * Valgrind by the file it mapped (liblzma.so.5.4.1): the file's name,
+ * resolved once per module (a key per pair resolved it anew: sqlite3's
+ * profile made a million readlink calls). Out of memory, resolved into
+ * `real` each time.
+ */
+static const char *module_name(struct wr_side *side, const struct wr_frame *f,
 			       char real[PATH_MAX])
 {
-	const char *mod = r->mods[f->module].path;
+	const char *mod = side->r->mods[f->module].path;
+	char **names = side->modnames;
 
-	return wr_basename(realpath(mod, real) ? real : mod);
+	if (!names && side->r->nmods)
+		names = side->modnames = calloc(side->r->nmods, sizeof(*names));
+	if (names && names[f->module])
+		return names[f->module];
+	mod = wr_basename(realpath(mod, real) ? real : mod);
+	if (names)
+		names[f->module] = strdup(mod);
+	return mod;
 }
 
 /*
@@ -42,7 +55,7 @@ static const char *module_name(const struct wr_report *r, const struct wr_frame 
  * "function (module+0xoffset)": both sides ran the same binary, so the
  * addresses match where lines cannot.
  */
-static void put_frame(char *buf, size_t cap, const struct wr_report *r, const struct wr_frame *f)
+static void put_frame(char *buf, size_t cap, struct wr_side *side, const struct wr_frame *f)
 {
 	size_t n = strlen(buf);
 	const char *fn = f->function ? f->function : "??";
@@ -55,7 +68,7 @@ static void put_frame(char *buf, size_t cap, const struct wr_report *r, const st
 		return;
 	}
 	snprintf(buf + n, cap - n, "%s%s (%s+0x%llx)", n ? " <- " : "", fn,
-		 module_name(r, f, real), (unsigned long long)f->offset);
+		 module_name(side, f, real), (unsigned long long)f->offset);
 }
 
 /* The key of context ctx: its first frame outside glibc's string routines
@@ -73,17 +86,17 @@ static int context_key(struct wr_side *side, uint32_t ctx, int full, int exact, 
 		return -1;
 	if (full) {
 		for (i = 0; i < n; i++)
-			put_frame(buf, cap, side->r, &f[i]);
+			put_frame(buf, cap, side, &f[i]);
 		i = 0;
 	} else {
 		while (i + 1 < n && is_libc_string_routine(side->r, &f[i]))
 			i++;
 		if (n > 0)
-			put_frame(buf, cap, side->r, &f[i]);
+			put_frame(buf, cap, side, &f[i]);
 	}
 	len = strlen(buf);
 	if (exact && n > 0 && f[i].file && f[i].module >= 0)
-		snprintf(buf + len, cap - len, " [%s+0x%llx]", module_name(side->r, &f[i], real),
+		snprintf(buf + len, cap - len, " [%s+0x%llx]", module_name(side, &f[i], real),
 			 (unsigned long long)f[i].offset);
 	return 0;
 }
@@ -227,6 +240,10 @@ void wr_side_free(struct wr_side *side)
 {
 	size_t i;
 
+	for (i = 0; side->modnames && i < side->r->nmods; i++)
+		free(side->modnames[i]);
+	free(side->modnames);
+	side->modnames = NULL;
 	for (i = 0; i < side->nsites; i++)
 		free(side->sites[i].key);
 	free(side->sites);

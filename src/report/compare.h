@@ -41,6 +41,7 @@ struct wr_side {
 	size_t nwatched;
 	double judged;		/* all of them */
 	double redundancy;	/* Eq. 1, exact waste / all observed */
+	char **modnames;	/* per module of r: its file's name, once known */
 };
 
 /* Reference pairs below this share of waste are not compared. */
