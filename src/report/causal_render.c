@@ -215,14 +215,6 @@ int wc_render_text(FILE *out, const struct wc_profile *p, const struct wc_analys
 	return ferror(out) ? -1 : 0;
 }
 
-static void num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.6g", v);
-	else
-		fputs("null", out);
-}
-
 static void key(FILE *out, const char *k)
 {
 	wr_json_string(out, k);
@@ -267,25 +259,25 @@ int wc_render_json(FILE *out, const struct wc_profile *p, const struct wc_analys
 		key(out, "progress_point");
 		wr_json_string(out, name(p, c->point));
 		fputs(",\"impact\":", out);
-		num(out, c->has_slope ? c->slope : NAN);
+		wr_json_number(out, "%.6g", c->has_slope ? c->slope : NAN);
 		fputs(",\"slope\":", out);
-		num(out, c->has_slope ? c->slope : NAN);
+		wr_json_number(out, "%.6g", c->has_slope ? c->slope : NAN);
 		fputs(",\"slope_stderr\":", out);
-		num(out, c->has_se ? c->slope_se : NAN);
+		wr_json_number(out, "%.6g", c->has_se ? c->slope_se : NAN);
 		fputs(",\"intercept\":", out);
-		num(out, c->has_slope ? c->intercept : NAN);
+		wr_json_number(out, "%.6g", c->has_slope ? c->intercept : NAN);
 		fputs(",\"max_program_speedup\":", out);
-		num(out, c->max_speedup);
+		wr_json_number(out, "%.6g", c->max_speedup);
 		fprintf(out, ",\"baseline\":\"%s\",\"local_baseline\":%s,\"phase_correction\":",
 			c->baseline == WC_BASE_LINE ? "line" : "pooled", c->local ? "true" : "false");
-		num(out, c->corrected ? c->correction : NAN);
+		wr_json_number(out, "%.6g", c->corrected ? c->correction : NAN);
 		fprintf(out, ",\"thin\":%s,\"experiments\":%llu,\"points\":[", c->thin ? "true" : "false",
 			(unsigned long long)c->experiments);
 		for (j = 0; j < c->npts; j++) {
 			fputs(j ? ",{\"line_speedup\":" : "{\"line_speedup\":", out);
-			num(out, c->pts[j].line_speedup);
+			wr_json_number(out, "%.6g", c->pts[j].line_speedup);
 			fputs(",\"program_speedup\":", out);
-			num(out, c->pts[j].program_speedup);
+			wr_json_number(out, "%.6g", c->pts[j].program_speedup);
 			fprintf(out, ",\"experiments\":%llu,\"duration_ns\":%llu}",
 				(unsigned long long)c->pts[j].experiments,
 				(unsigned long long)c->pts[j].duration);

@@ -18,5 +18,8 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 
 /* A JSON string literal for str (null for NULL). */
 void wr_json_string(FILE *out, const char *str);
+/* v in the printf format fmt, or null when it is NaN or infinite (JSON
+ * has neither). */
+void wr_json_number(FILE *out, const char *fmt, double v);
 
 #endif

@@ -55,15 +55,9 @@ static void watched_json(FILE *out, const struct wr_comparison *c, size_t n)
 	size_t i;
 
 	fputs(",\"reweighted_redundancy\":", out);
-	if (isnan(c->reweighted))
-		fputs("null", out);
-	else
-		fprintf(out, "%.6f", c->reweighted);
+	wr_json_number(out, "%.6f", c->reweighted);
 	fputs(",\"reweighted_reference\":", out);
-	if (isnan(c->reweighted_reference))
-		fputs("null", out);
-	else
-		fprintf(out, "%.6f", c->reweighted_reference);
+	wr_json_number(out, "%.6f", c->reweighted_reference);
 	fprintf(out, ",\"reweighted_coverage\":%.6f,\"watched_sites\":[", c->coverage);
 	for (i = 0; i < n && i < c->b.nwatched; i++) {
 		const struct wr_watched *r = &c->b.watched[i];
@@ -91,17 +85,17 @@ void wr_render_compare_text(FILE *out, const struct wr_comparison *c)
 	fprintf(out, "%s: %.1f%% vs %.1f%%: %+.1f points (WITCH Eq. 1 on each side)\n",
 		c->b.r->tool->fraction, 100 * c->a.redundancy, 100 * c->b.redundancy,
 		100 * (c->a.redundancy - c->b.redundancy));
-	if (!isnan(c->reweighted))
+	if (!isnan(c->reweighted)) {
 		fprintf(out, "%s with the reference's weight for each watched site: %.1f%% (%+.1f points; "
 			     "those sites hold %.1f%% of the reference's judged bytes)\n",
 			c->b.r->tool->fraction, 100 * c->reweighted,
 			100 * (c->reweighted - c->b.redundancy), 100 * c->coverage);
-	if (!isnan(c->reweighted))
 		fprintf(out, "on those sites the reference says %.1f%%: the verdicts there differ by "
 			     "%+.1f points, the sites never watched account for the other %+.1f\n",
 			100 * c->reweighted_reference,
 			100 * (c->reweighted - c->reweighted_reference),
 			100 * (c->reweighted_reference - c->b.redundancy));
+	}
 	fprintf(out, "reference pairs with >= 1%% of waste (top %zu) found by the sampled run: %zu of %zu\n",
 		n, c->found, n);
 	if (isnan(c->spearman))
@@ -153,10 +147,7 @@ void wr_render_compare_json(FILE *out, const struct wr_comparison *c)
 	side_json(out, &c->b);
 	fprintf(out, ",\"difference_points\":%.3f,\"top\":%zu,\"found\":%zu,\"spearman\":",
 		100 * (c->a.redundancy - c->b.redundancy), n, c->found);
-	if (isnan(c->spearman))
-		fputs("null", out);
-	else
-		fprintf(out, "%.4f", c->spearman);
+	wr_json_number(out, "%.4f", c->spearman);
 	fputs(",\"pairs\":[", out);
 	for (i = 0; i < n; i++) {
 		const struct wr_site_share *r = &c->b.sites[i];

@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "report/symbolize.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -38,6 +39,14 @@ static size_t utf8_len(const unsigned char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
 	return n;
+}
+
+void wr_json_number(FILE *out, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(out, fmt, v);
+	else
+		fputs("null", out);
 }
 
 void wr_json_string(FILE *out, const char *str)
