@@ -55,10 +55,10 @@ static inline void rec(SpyThread *t, UInt watch, UInt trap, UWord bytes, enum ve
  * events while they go to one pair. DeadSpy and LoadSpy use it; RedSpy's
  * stores change pair too often (xz, bzip2, gzip: 4-7 % slower with it in
  * bench/spy-ab), so it keeps rec and the pair cache. */
-static inline void rec_at(UInt *slot, SpyThread *t, UInt watch, UInt trap, UWord bytes,
+static inline void rec_at(SpySite *slot, SpyThread *t, UInt watch, UInt trap, UWord bytes,
 			  enum verdict v)
 {
-	SpyMemo *m = &((SpySite *)slot)->memo;
+	SpyMemo *m = &slot->memo;
 
 	if (UNLIKELY(m->t != t || m->p.watch != watch || m->p.trap != trap)) {
 		spy_memo_flush(m);
@@ -337,12 +337,12 @@ static void dead_store_range(SpyThread *t, Addr a, SizeT len, UInt h, UInt now)
 	}
 }
 
-static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *slot);
+static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, SpySite *slot);
 
 /* A load of n bytes at a found pending bits p in chunk c: most often one
  * store wrote them all, the pair the site's memo holds. Apart from the
  * common load so that that one needs no stack frame. */
-static __attribute__((noinline)) void dead_load_pending(Addr a, SizeT n, UInt *slot, UInt *c,
+static __attribute__((noinline)) void dead_load_pending(Addr a, SizeT n, SpySite *slot, UInt *c,
 							UInt p)
 {
 	UWord off = a & (SH_CHUNK - 1);
@@ -363,7 +363,7 @@ static __attribute__((noinline)) void dead_load_pending(Addr a, SizeT n, UInt *s
  * store): dead_load_pending, and the rest, or a site's first use in a
  * context, dead_load_slow.
  */
-VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, UInt *slot)
+VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, SpySite *slot)
 {
 	SizeT n = ACC_SIZE(flags);
 	UWord off = a & (SH_CHUNK - 1), i = a >> SH_CHUNK_BITS;
@@ -382,7 +382,7 @@ VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, UInt *slot)
 	dead_load_slow(a, flags, slot);
 }
 
-static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *slot)
+static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, SpySite *slot)
 {
 	SizeT n = ACC_SIZE(flags);
 	UWord off = a & (SH_CHUNK - 1);
@@ -413,11 +413,11 @@ static __attribute__((noinline)) void dead_load_slow(Addr a, UWord flags, UInt *
 	dead_load_seg(spy_cur, c, off, n, spy_site_handle(slot));
 }
 
-static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt *slot);
+static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, SpySite *slot);
 
 /* A store of n bytes at a by context h over pending bits p in chunk c:
  * most often bytes one store left (waste), the pair the site's memo holds. */
-static __attribute__((noinline)) void dead_store_pending(Addr a, SizeT n, UInt *slot, UInt h,
+static __attribute__((noinline)) void dead_store_pending(Addr a, SizeT n, SpySite *slot, UInt h,
 							 UInt *c, UInt p)
 {
 	UWord off = a & (SH_CHUNK - 1);
@@ -441,7 +441,7 @@ static __attribute__((noinline)) void dead_store_pending(Addr a, SizeT n, UInt *
  * apart spares listing2, where nearly every store is waste, the slow
  * path's checks.
  */
-VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot)
+VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, SpySite *slot)
 {
 	SizeT n = ACC_SIZE(flags), k;
 	UWord off = a & (SH_CHUNK - 1), i = a >> SH_CHUNK_BITS;
@@ -479,7 +479,7 @@ VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot)
 	pend_set(bits, off, n);
 }
 
-static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, UInt *slot)
+static __attribute__((noinline)) void dead_store_slow(Addr a, UWord flags, SpySite *slot)
 {
 	SizeT n = ACC_SIZE(flags), i;
 	UWord off = a & (SH_CHUNK - 1);
@@ -587,19 +587,19 @@ static void silent_store(Addr a, SizeT n, UWord flags, UInt h, const UChar *nv)
 	silent_range(spy_cur, a, n, h, now, NULL, nv);
 }
 
-void spy_silent_store(Addr a, UWord flags, UInt *slot, ULong v0)
+void spy_silent_store(Addr a, UWord flags, SpySite *slot, ULong v0)
 {
 	silent_store(a, ACC_SIZE(flags), flags, spy_site_handle(slot), (const UChar *)&v0);
 }
 
-void spy_silent_store16(Addr a, UInt *slot, ULong v0, ULong v1)
+void spy_silent_store16(Addr a, SpySite *slot, ULong v0, ULong v1)
 {
 	ULong v[2] = { v0, v1 };
 
 	silent_store(a, 16, 0, spy_site_handle(slot), (const UChar *)v);
 }
 
-void spy_silent_store32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3)
+void spy_silent_store32(Addr a, SpySite *slot, ULong v0, ULong v1, ULong v2, ULong v3)
 {
 	ULong v[4] = { v0, v1, v2, v3 };
 
@@ -630,7 +630,7 @@ void spy_silent_snap(Addr a, UWord size)
 	}
 }
 
-void spy_silent_after(Addr a, UWord size, UInt *slot)
+void spy_silent_after(Addr a, UWord size, SpySite *slot)
 {
 	UChar now[SNAP_MAX];
 	UInt h = spy_site_handle(slot);
@@ -661,7 +661,7 @@ static UChar old_bytes[SNAP_MAX];
 
 /* A load of len bytes at a by context h (the handle in slot; not
  * implicit) that returned nv. */
-static void load_range(SpyThread *t, Addr a, SizeT len, UInt *slot, UInt h, const UChar *nv)
+static void load_range(SpyThread *t, Addr a, SizeT len, SpySite *slot, UInt h, const UChar *nv)
 {
 	UWord off0 = a & (SH_CHUNK - 1);
 	UInt hv = h << 8;
@@ -714,7 +714,7 @@ static void load_range(SpyThread *t, Addr a, SizeT len, UInt *slot, UInt h, cons
 
 /* After a load whose value the IR does not show: it succeeded, so memory
  * is readable and still holds what it read. */
-void spy_load_mem(Addr a, UWord size, UInt *slot)
+void spy_load_mem(Addr a, UWord size, SpySite *slot)
 {
 	UChar buf[SNAP_MAX];
 
@@ -757,7 +757,7 @@ static inline v4u bytes_to_words(const UChar *p)
 	return (v4u)_mm_unpacklo_epi16(_mm_unpacklo_epi8(b, zero), zero);
 }
 
-static inline Bool load_words(SpyThread *t, UInt *c, Addr a, SizeT n, UInt *slot, UInt h,
+static inline Bool load_words(SpyThread *t, UInt *c, Addr a, SizeT n, SpySite *slot, UInt h,
 			      const UChar *nv)
 {
 	UInt w = LOAD_HANDLE(c[0]);
@@ -795,7 +795,7 @@ static inline Bool load_words(SpyThread *t, UInt *c, Addr a, SizeT n, UInt *slot
 
 /* n bytes at a, loaded by context h (the handle in slot), that returned
  * the bytes at nv: load_words where it can. */
-static inline void load_n(Addr a, SizeT n, UInt *slot, UInt h, const UChar *nv)
+static inline void load_n(Addr a, SizeT n, SpySite *slot, UInt h, const UChar *nv)
 {
 	UWord off = a & (SH_CHUNK - 1);
 
@@ -808,7 +808,7 @@ static inline void load_n(Addr a, SizeT n, UInt *slot, UInt h, const UChar *nv)
 /* A load of 1 to 8 bytes, the bytes as an integer. 4 and 8 bytes go
  * through load_words; the other sizes, within a chunk and from one previous
  * load, are decided here (no byte-wise copies to stall on). */
-VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, UInt *slot, ULong v0)
+VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, SpySite *slot, ULong v0)
 {
 	SizeT n = ACC_SIZE(flags), i;
 	UWord off = a & (SH_CHUNK - 1);
@@ -849,14 +849,14 @@ VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, UInt *slot, ULong v0)
 		c[i] = hv | (UChar)(v0 >> (8 * i));
 }
 
-void spy_load_value16(Addr a, UInt *slot, ULong v0, ULong v1)
+void spy_load_value16(Addr a, SpySite *slot, ULong v0, ULong v1)
 {
 	ULong v[2] = { v0, v1 };
 
 	load_n(a, 16, slot, spy_site_handle(slot), (const UChar *)v);
 }
 
-void spy_load_value32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3)
+void spy_load_value32(Addr a, SpySite *slot, ULong v0, ULong v1, ULong v2, ULong v3)
 {
 	ULong v[4] = { v0, v1, v2, v3 };
 
@@ -866,7 +866,7 @@ void spy_load_value32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3
 /* ---- compare-and-swap, judged after it ran ----
  * old_lo/old_hi are the bytes it read; when it stored (ACC_STORED), memory
  * now holds the bytes it wrote. */
-void spy_cas(Addr a, UWord flags, UInt *slot, ULong old_lo, ULong old_hi)
+void spy_cas(Addr a, UWord flags, SpySite *slot, ULong old_lo, ULong old_hi)
 {
 	SizeT n = ACC_SIZE(flags);
 	ULong old[2] = { old_lo, old_hi };

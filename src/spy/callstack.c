@@ -171,9 +171,8 @@ VG_REGPARM(1) void spy_sb_returned(Addr sp)
 
 /* Within a superblock the context does not change (a call ends it), so
  * the node of its entry is the running thread's now. */
-UInt spy_site_resolve(UInt *slot)
+UInt spy_site_resolve(SpySite *s)
 {
-	SpySite *s = (SpySite *)slot;
 	UInt node = spy_cur_node, h = s->handle, n = s->node;
 
 	if (s->alt_node == node) {

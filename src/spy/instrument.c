@@ -283,7 +283,7 @@ static void call(IRSB *out, const HChar *name, void *fn, IRExpr **args, IRExpr *
 
 static IRExpr *slot_of(struct ctx *c, const struct insn *in)
 {
-	return hw((HWord)&c->sb->site[in->site].handle);
+	return hw((HWord)&c->sb->site[in->site]);
 }
 
 static UWord flags_of(const struct insn *in, Int size)

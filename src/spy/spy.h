@@ -170,12 +170,14 @@ typedef struct {
 	SpyPair p;		/* the pair and its counts since the last flush */
 } SpyMemo;
 
-/* An instruction that accesses memory, in one superblock. The helpers get
- * a pointer to its handle (the "slot"): its context node in the calling
- * context `node`, the last one a helper needed it in; the context before
- * that is kept too (a function called from two places alternates). */
+/* An instruction that accesses memory, in one superblock; the helpers get
+ * a pointer to it (their "slot"). Its handle is its context node in the
+ * calling context `node`, the last one a helper needed it in; the context
+ * before that is kept too (a function called from two places alternates).
+ * Read the handle through spy_site_cached or spy_site_handle, which check
+ * the context. */
 typedef struct {
-	UInt handle;		/* first: the slot points here */
+	UInt handle;
 	UInt node;		/* the handle's calling context; SPY_NO_NODE: none */
 	UInt alt_handle, alt_node;
 	UInt dtype;		/* of the access */
@@ -206,19 +208,17 @@ void spy_memo_flush(SpyMemo *m);
  * site's handles when it changed: in sqlite3, whose functions are called
  * from many places, that was a call at 139 million entries.
  */
-UInt spy_site_resolve(UInt *slot);
+UInt spy_site_resolve(SpySite *slot);
 
 /* The site's handle in the current context, or 0 if not looked up yet. */
-static inline UInt spy_site_cached(UInt *slot)
+static inline UInt spy_site_cached(const SpySite *slot)
 {
-	const SpySite *s = (const SpySite *)slot;
-
-	return LIKELY(s->node == spy_cur_node) ? s->handle : 0;
+	return LIKELY(slot->node == spy_cur_node) ? slot->handle : 0;
 }
 
 /* The site's handle in the current context, looked up if need be (a
  * handle is never 0). */
-static inline UInt spy_site_handle(UInt *slot)
+static inline UInt spy_site_handle(SpySite *slot)
 {
 	UInt h = spy_site_cached(slot);
 
@@ -301,18 +301,18 @@ static inline UChar *sh_bits(UInt *chunk)
 #define ACC_IMPLICIT 0x10000	/* push/pop/call/ret: judged, never watched */
 #define ACC_STORED 0x20000	/* compare-and-swap that stored */
 
-VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, UInt *slot);
-VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, UInt *slot);
-void spy_silent_store(Addr a, UWord flags, UInt *slot, ULong v0);
-void spy_silent_store16(Addr a, UInt *slot, ULong v0, ULong v1);
-void spy_silent_store32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3);
+VG_REGPARM(3) void spy_dead_load(Addr a, UWord flags, SpySite *slot);
+VG_REGPARM(3) void spy_dead_store(Addr a, UWord flags, SpySite *slot);
+void spy_silent_store(Addr a, UWord flags, SpySite *slot, ULong v0);
+void spy_silent_store16(Addr a, SpySite *slot, ULong v0, ULong v1);
+void spy_silent_store32(Addr a, SpySite *slot, ULong v0, ULong v1, ULong v2, ULong v3);
 void spy_silent_snap(Addr a, UWord size);
-void spy_silent_after(Addr a, UWord size, UInt *slot);
-VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, UInt *slot, ULong v0);
-void spy_load_value16(Addr a, UInt *slot, ULong v0, ULong v1);
-void spy_load_value32(Addr a, UInt *slot, ULong v0, ULong v1, ULong v2, ULong v3);
-void spy_load_mem(Addr a, UWord size, UInt *slot);
-void spy_cas(Addr a, UWord flags, UInt *slot, ULong old_lo, ULong old_hi);
+void spy_silent_after(Addr a, UWord size, SpySite *slot);
+VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, SpySite *slot, ULong v0);
+void spy_load_value16(Addr a, SpySite *slot, ULong v0, ULong v1);
+void spy_load_value32(Addr a, SpySite *slot, ULong v0, ULong v1, ULong v2, ULong v3);
+void spy_load_mem(Addr a, UWord size, SpySite *slot);
+void spy_cas(Addr a, UWord flags, SpySite *slot, ULong old_lo, ULong old_hi);
 
 /* Accesses made by the kernel on behalf of thread t (system calls). */
 void spy_kernel_read(SpyThread *t, Addr a, SizeT len);
