@@ -649,24 +649,46 @@ static int string_reads_rdi(uint8_t op)
 	return op == WD_STR_SCAS || op == WD_STR_CMPS;
 }
 
-int wd_string_next(const struct wd_access *a, const ucontext_t *uc, int want_store,
-		   uintptr_t *ea)
+uint64_t wd_string_count(const struct wd_access *a, const ucontext_t *uc)
+{
+	uint64_t rcx = (uint64_t)uc->uc_mcontext.gregs[REG_RCX];
+
+	if (a->addr_bytes == 4)
+		rcx = (uint32_t)rcx;
+	if (!a->rep)
+		return 1;
+	if (a->string_op == WD_STR_SCAS || a->string_op == WD_STR_CMPS)
+		return rcx ? 1 : 0;
+	return rcx;
+}
+
+/* reg moved by k elements the way the direction flag says. */
+static uintptr_t string_step(const struct wd_access *a, const ucontext_t *uc, greg_t reg,
+			     uint64_t k)
+{
+	int down = (uc->uc_mcontext.gregs[REG_EFL] >> 10) & 1;
+	uintptr_t ea = (uintptr_t)reg + (down ? -k : k) * a->size;
+
+	return a->addr_bytes == 4 ? (uint32_t)ea : ea;
+}
+
+int wd_string_element(const struct wd_access *a, const ucontext_t *uc, int want_store,
+		      uint64_t k, uintptr_t *ea)
 {
 	const greg_t *g = uc->uc_mcontext.gregs;
 
-	if (!(a->flags & WD_STRING) || (a->rep && g[REG_RCX] == 0))
+	if (!(a->flags & WD_STRING) || k >= wd_string_count(a, uc))
 		return 0;
-	/* Whatever the direction flag, the next element is at rdi/rsi. */
 	if (want_store && string_writes_rdi(a->string_op)) {
-		*ea = (uintptr_t)g[REG_RDI];
+		*ea = string_step(a, uc, g[REG_RDI], k);
 		return 1;
 	}
 	if (!want_store && string_reads_rsi(a->string_op)) {
-		*ea = (uintptr_t)g[REG_RSI];
+		*ea = string_step(a, uc, g[REG_RSI], k);
 		return 1;
 	}
 	if (!want_store && string_reads_rdi(a->string_op)) {
-		*ea = (uintptr_t)g[REG_RDI];
+		*ea = string_step(a, uc, g[REG_RDI], k);
 		return 1;
 	}
 	return 0;

@@ -93,13 +93,21 @@ enum wd_string_op {
 };
 
 /*
- * The element the next iteration of string instruction `a` will store
- * (want_store) or load, with registers uc as of right before it: 1 and its
- * address in *ea, or 0 when it accesses none of that kind (or a rep prefix
- * with rcx == 0 makes it do nothing).
+ * How many more iterations string instruction `a` surely runs, with
+ * registers uc as of right before it: rcx under a rep prefix (ecx with a
+ * 32-bit address size), but 1 for repe/repne cmps and scas, which may stop
+ * after any; 1 without a prefix; 0 when rcx is 0.
  */
-int wd_string_next(const struct wd_access *a, const ucontext_t *uc, int want_store,
-		   uintptr_t *ea);
+uint64_t wd_string_count(const struct wd_access *a, const ucontext_t *uc);
+
+/*
+ * The element that iteration k from now (k < wd_string_count) of string
+ * instruction `a` will store (want_store) or load, with registers uc as of
+ * right before it: 1 and its address in *ea, or 0 when it accesses none of
+ * that kind (or a rep prefix with rcx == 0 makes it do nothing).
+ */
+int wd_string_element(const struct wd_access *a, const ucontext_t *uc, int want_store,
+		      uint64_t k, uintptr_t *ea);
 
 /*
  * After a string instruction's iteration trapped a watchpoint on

@@ -100,6 +100,35 @@ static int needs_before(const struct wd_access *acc)
 	       !(acc->flags & (WD_IMPLICIT | WD_VSIB | WD_CONTROL));
 }
 
+/*
+ * Which element of string instruction acc the sample watches. A sample
+ * that interrupted it midway watches the next: such samples are spread over
+ * its elements by the time each takes. A sample the walk brought to it
+ * before it started stands for all of them (the time before the
+ * instruction is no more the first element's than the last's), so it
+ * watches one drawn at random; watching the first made a rep stos that
+ * clears a struct look as dead as its first field (sqlite3's parser).
+ * Overlapping movs keeps the first: a later element of one side can be
+ * touched by the other side before its turn, which the watch would take
+ * for the sampled access itself.
+ */
+static uint64_t string_element(struct wt_thread *t, const struct wd_access *acc,
+			       const ucontext_t *uc)
+{
+	uintptr_t rsi = (uintptr_t)uc->uc_mcontext.gregs[REG_RSI];
+	uintptr_t rdi = (uintptr_t)uc->uc_mcontext.gregs[REG_RDI];
+	uint64_t n;
+
+	if (t->probe.state != WT_PROBE_BEFORE || t->probe.acc.pc != acc->pc || !acc->size)
+		return 0;
+	n = wd_string_count(acc, uc);
+	if (n < 2)
+		return 0;
+	if (acc->string_op == WD_STR_MOVS && (rsi > rdi ? rsi - rdi : rdi - rsi) / acc->size < n)
+		return 0;
+	return wt_rand(&t->rng) % n;
+}
+
 /* Such an access about to run (registers in uc are its own). */
 static void sample_before(struct wt_thread *t, const struct wd_access *acc, const ucontext_t *uc)
 {
@@ -107,7 +136,8 @@ static void sample_before(struct wt_thread *t, const struct wd_access *acc, cons
 
 	if (!(acc->flags & WD_STRING)) {
 		ea = wd_effective_address(acc, uc, t->fs_base, t->gs_base);
-	} else if (!wd_string_next(acc, uc, wt_craft_wants_store(), &ea)) {
+	} else if (!wd_string_element(acc, uc, wt_craft_wants_store(),
+				      string_element(t, acc, uc), &ea)) {
 		t->st.samples_no_access++;
 		wt_probe_cancel(t);
 		return;

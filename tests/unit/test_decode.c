@@ -51,6 +51,9 @@ __asm__(
 	L(t_ret)	"ret\n"
 	L(t_stos)	"rep stosb\n"
 	L(t_movs)	"movsq\n"
+	L(t_repmovs)	"rep movsq\n"
+	L(t_repecmps)	"repe cmpsb\n"
+	L(t_a32stos)	"addr32 rep stosb\n"
 	L(t_gather)	"vpgatherdd %ymm2, (%rdi,%ymm1,4), %ymm0\n"
 	L(t_scatter)	"vpscatterdd %zmm0, (%rdi,%zmm1,4){%k1}\n"
 	L(t_selfld)	"movq (%rax), %rax\n"
@@ -106,7 +109,7 @@ __asm__(
 extern const uint8_t t_sib[], t_rip[], t_fs[], t_gs[], t_a32[], t_a32w[], t_movups[],
 	t_vmovdqu[], t_movss[], t_movsd[], t_movaps[], t_movapd[], t_addsd[], t_fldt[],
 	t_zmask[], t_add[], t_cmpxchg[], t_lea[], t_nopw[], t_prefetch[], t_clflush[],
-	t_xsave[], t_push[], t_pop[], t_pushm[], t_call[], t_ret[], t_stos[], t_movs[],
+	t_xsave[], t_push[], t_pop[], t_pushm[], t_call[], t_ret[], t_stos[], t_movs[], t_repmovs[], t_repecmps[], t_a32stos[],
 	t_gather[], t_scatter[], t_selfld[], t_alias[], t_jmp[], t_jne[], t_jmpind[],
 	t_xbegin[], t_syscall[], t_ud2[], t_end[];
 extern const uint8_t f_seq[], f_seq_st[], f_jcc[], f_jmp[], f_jmp_tgt[], f_push[],
@@ -373,11 +376,58 @@ static void test_precise(void)
 	free(tiny);
 }
 
+/* Which element iteration k of a string instruction touches. */
+static void test_string_elements(void)
+{
+	ucontext_t uc;
+	struct wd_access a;
+	uintptr_t ea = 0;
+	greg_t *g = uc.uc_mcontext.gregs;
+
+	memset(&uc, 0, sizeof(uc));
+	a = dec(t_stos);
+	g[REG_RCX] = 10;
+	g[REG_RDI] = 0x1000;
+	tap_ok(wd_string_count(&a, &uc) == 10, "rep stosb: rcx iterations");
+	tap_ok(wd_string_element(&a, &uc, 1, 3, &ea) && ea == 0x1003, "rep stosb: element 3");
+	tap_ok(!wd_string_element(&a, &uc, 1, 10, &ea), "rep stosb: no element past rcx");
+	tap_ok(!wd_string_element(&a, &uc, 0, 0, &ea), "rep stosb: loads nothing");
+	g[REG_EFL] = 1 << 10;	/* DF */
+	tap_ok(wd_string_element(&a, &uc, 1, 3, &ea) && ea == 0x0ffd,
+	       "rep stosb, direction flag set: element 3 below rdi");
+	g[REG_EFL] = 0;
+	g[REG_RCX] = 0;
+	tap_ok(wd_string_count(&a, &uc) == 0 && !wd_string_element(&a, &uc, 1, 0, &ea),
+	       "rep stosb, rcx 0: does nothing");
+
+	a = dec(t_repmovs);
+	g[REG_RCX] = 4;
+	g[REG_RSI] = 0x2000;
+	g[REG_RDI] = 0x3000;
+	tap_ok(wd_string_element(&a, &uc, 0, 2, &ea) && ea == 0x2010 &&
+	       wd_string_element(&a, &uc, 1, 2, &ea) && ea == 0x3010,
+	       "rep movsq: element 2 loads rsi+16, stores rdi+16");
+	a = dec(t_movs);
+	tap_ok(wd_string_count(&a, &uc) == 1 && wd_string_element(&a, &uc, 1, 0, &ea) &&
+	       ea == 0x3000, "movsq without rep: one iteration, rcx ignored");
+	a = dec(t_repecmps);
+	g[REG_RCX] = 5;
+	tap_ok(wd_string_count(&a, &uc) == 1 && wd_string_element(&a, &uc, 0, 0, &ea) &&
+	       ea == 0x2000, "repe cmpsb: only the first iteration is sure");
+
+	a = dec(t_a32stos);
+	g[REG_RCX] = (greg_t)0x100000003ull;
+	g[REG_RDI] = (greg_t)0x7ffffffffffeull;
+	tap_ok(wd_string_count(&a, &uc) == 3, "addr32 rep stosb: counts in ecx");
+	tap_ok(wd_string_element(&a, &uc, 1, 2, &ea) && ea == 0, "addr32 rep stosb: edi wraps");
+}
+
 int main(void)
 {
 	wd_init();
 	test_addressing();
 	test_kinds();
+	test_string_elements();
 	test_find();
 	test_precise();
 	return tap_done();
