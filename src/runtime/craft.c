@@ -103,8 +103,8 @@ static void overlap(const struct wt_slot *s, const struct wd_access *trap, uintp
 /*
  * Bytes the verdict covers: the share of the watched piece that the
  * trapping access touched, applied to the whole sampled access. A 4-byte
- * store over half of an 8-byte store kills 4 bytes; a verdict on the first
- * 8 bytes of a 32-byte vector store covers all 32 (WITCH §6.4).
+ * store over half of an 8-byte store kills 4 bytes; a verdict on the 8
+ * bytes watched of a 32-byte vector store covers all 32 (WITCH §6.4).
  */
 static double verdict_bytes(const struct wt_slot *s, uintptr_t lo, uintptr_t hi)
 {

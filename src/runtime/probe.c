@@ -62,7 +62,7 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
 	struct wt_probe *p = &t->probe;
 	struct wt_slot *s = &t->slot[p->target_slot];
 	uintptr_t base;
-	unsigned len = wt_watch_len(ea, p->acc.size, &base);
+	unsigned len = wt_watch_piece(ea, p->acc.size, wt_rand(&t->rng), &base);
 	int type = wt_cfg.craft == WT_CRAFT_SILENT ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
 
 	wt_probe_cancel(t);

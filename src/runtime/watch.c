@@ -34,16 +34,19 @@ int wt_debug_registers(void)
 	return n;
 }
 
-unsigned wt_watch_len(uintptr_t ea, unsigned size, uintptr_t *aligned)
+unsigned wt_watch_piece(uintptr_t ea, unsigned size, uint64_t r, uintptr_t *piece)
 {
+	uintptr_t byte = ea + (size ? r % size : 0);
 	unsigned len = 8;
 
-	/* The largest naturally aligned 1/2/4/8-byte piece starting at ea
-	 * that the access covers: debug registers need aligned lengths. */
-	while (len > 1 && (len > size || (ea & (len - 1))))
+	/* Debug registers watch naturally aligned 1, 2, 4 or 8 bytes: the
+	 * largest such piece that holds the byte and lies in the access. */
+	for (;;) {
+		*piece = byte & ~(uintptr_t)(len - 1);
+		if (len == 1 || (*piece >= ea && *piece + len <= ea + size))
+			return len;
 		len >>= 1;
-	*aligned = ea;
-	return len;
+	}
 }
 
 int wt_slot_program(struct wt_slot *s, int bp_type, uintptr_t addr, unsigned len)

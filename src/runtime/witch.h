@@ -187,7 +187,14 @@ void wt_slot_free(struct wt_thread *t, struct wt_slot *s);
 void wt_slots_close(struct wt_thread *t);
 void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
 void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
-unsigned wt_watch_len(uintptr_t ea, unsigned size, uintptr_t *aligned);
+/*
+ * The piece of the access [ea, ea + size) that a watch covers, the one
+ * holding byte r % size of it: its address in *piece, its length returned.
+ * A verdict on the piece stands for the whole access (WITCH §6.4), so which
+ * piece must not lean to one end: a vector store clearing a struct would
+ * otherwise be judged by its first 8 bytes only, every time.
+ */
+unsigned wt_watch_piece(uintptr_t ea, unsigned size, uint64_t r, uintptr_t *piece);
 unsigned wt_occupied(const struct wt_thread *t);
 unsigned wt_pause_watches(struct wt_thread *t);
 void wt_resume_watches(struct wt_thread *t, unsigned paused);

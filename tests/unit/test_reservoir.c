@@ -1,6 +1,7 @@
 /*
  * WITCH §4.1 reservoir replacement and §4.2 proportional attribution,
- * alone and together on a simulated Listing 3.
+ * alone and together on a simulated Listing 3; and which piece of a
+ * sampled access a watch covers.
  */
 #include <string.h>
 
@@ -253,6 +254,39 @@ static void listing3(void)
 	wt_cct_release(&sim);
 }
 
+static int piece_ok(uintptr_t ea, unsigned size, uint64_t r)
+{
+	uintptr_t piece, byte = ea + r % size;
+	unsigned len = wt_watch_piece(ea, size, r, &piece);
+
+	return (len == 1 || len == 2 || len == 4 || len == 8) && piece % len == 0 &&
+	       piece >= ea && piece + len <= ea + size && byte >= piece && byte < piece + len;
+}
+
+/* The watched piece holds the chosen byte, lies in the access and is a
+ * piece a debug register can watch; r = 0 is the access's first piece. */
+static void watch_pieces(void)
+{
+	static const unsigned sizes[] = { 1, 2, 4, 8, 10, 16, 32, 64 };
+	uintptr_t piece;
+	unsigned i, bad = 0;
+
+	tap_ok(wt_watch_piece(0x1000, 32, 0, &piece) == 8 && piece == 0x1000,
+	       "32-byte store, byte 0: its first 8 bytes");
+	tap_ok(wt_watch_piece(0x1000, 32, 17, &piece) == 8 && piece == 0x1010,
+	       "32-byte store, byte 17: its third 8 bytes");
+	tap_ok(wt_watch_piece(0x1004, 8, 0, &piece) == 4 && piece == 0x1004 &&
+	       wt_watch_piece(0x1004, 8, 5, &piece) == 4 && piece == 0x1008,
+	       "8 bytes at 4 mod 8: either aligned half");
+	tap_ok(wt_watch_piece(0x1002, 4, 3, &piece) == 2 && piece == 0x1004,
+	       "4 bytes at 2 mod 4: the second aligned pair");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (uintptr_t ea = 0x1000; ea < 0x1010; ea++)
+			for (uint64_t r = 0; r < 2 * sizes[i]; r++)
+				bad += !piece_ok(ea, sizes[i], r);
+	tap_ok(bad == 0, "every offset, size and byte: an aligned piece of the access holding the byte (%u bad)", bad);
+}
+
 int main(void)
 {
 	survival(1, 10);
@@ -263,5 +297,6 @@ int main(void)
 	proportional();
 	samples_after_last_trap();
 	listing3();
+	watch_pieces();
 	return tap_done();
 }
