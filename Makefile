@@ -57,7 +57,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libwitchrt.a $(B)/libwitchreport.a tests/unit/
 $(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h
 
 # Test and example programs: optimised, with debug info, as users build.
-$(B)/progs/%: tests/progs/%.c
+$(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -o $@ $< -lpthread -lunwind
 

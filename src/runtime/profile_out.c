@@ -172,6 +172,7 @@ static void write_stats(void)
 			stat_line("peak_rss_kb", (uint64_t)ru.ru_maxrss);
 	}
 	stat_line("arm_failed", sum.arm_failed);
+	stat_line("watches_released", sum.watches_released);
 	if (wt_pages_mode) {
 		stat_line("false_faults", sum.false_faults);
 		stat_line("watches_ended", sum.watches_ended);

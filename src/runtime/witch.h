@@ -56,6 +56,7 @@ struct wt_stats {
 	uint64_t steps;			/* --watch=pages: single steps of the probe */
 	uint64_t samples_in_witch_time;	/* --watch=pages: timer expiries witch's own time took, not sampled */
 	uint64_t syscalls_stepped;	/* --watch=pages: system calls run with the pages exposed, watches kept */
+	uint64_t watches_released;	/* ended unjudged: the program released their bytes (heap.c) */
 };
 
 enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH };
@@ -187,6 +188,9 @@ void wt_slot_free(struct wt_thread *t, struct wt_slot *s);
 void wt_slots_close(struct wt_thread *t);
 void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
 void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
+/* heap.c: libc's free, realloc and munmap, found before the program calls them */
+void wt_heap_resolve(void);
+
 /*
  * The piece of the access [ea, ea + size) that a watch covers, the one
  * holding byte r % size of it: its address in *piece, its length returned.

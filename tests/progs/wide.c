@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slow.h"
+
 #define WORDS 64
 
 static uint64_t obj[WORDS], src[WORDS], dst[WORDS];
@@ -41,16 +43,6 @@ static inline void clear16(uint64_t *p, uint64_t x)
 {
 	__asm__ volatile("xorps %%xmm0, %%xmm0\n\tmovups %%xmm0, (%0)"
 			 : : "r"(p), "r"(x) : "xmm0", "memory");
-}
-
-static uint64_t slow(uint64_t x, uint64_t d)
-{
-	x = x / d + 0x9e3779b97f4a7c15ull;
-	x = x / d + 0x9e3779b97f4a7c15ull;
-	x = x / d + 0x9e3779b97f4a7c15ull;
-	x = x / d + 0x9e3779b97f4a7c15ull;
-	x = x / d + 0x9e3779b97f4a7c15ull;
-	return x / d + 0x9e3779b97f4a7c15ull;
 }
 
 /* Clear n words with one access (rep stos, or a 16-byte store for n = 2),

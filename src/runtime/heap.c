@@ -1,0 +1,186 @@
+/*
+ * heap.c - memory the program releases ends the watches on it.
+ *
+ * witch spy forgets a block's history when free, realloc or munmap
+ * releases it (src/spy/heap.c): a later owner's accesses are not paired
+ * with the old owner's. A watch left on a released block would pair them:
+ * the next access there is the allocator's or the next owner's, and a
+ * field the old owner never touched again would read as a dead store,
+ * killed by whoever clears the block next. So the program's free, realloc
+ * and munmap end the calling thread's watches on the bytes released,
+ * without a verdict, as the reservoir does when it replaces a watch (the
+ * samples go to the context's other verdicts).
+ *
+ * As in the spy: free's own stores (tcache links) come after, and judge
+ * nothing; realloc releases the old block only when it moves it, after
+ * its copy has read it. Not seen here: glibc's internal calls (fclose's
+ * free), allocators other than glibc's (their blocks keep their watches),
+ * and --watch=pages, whose watches end only inside its handlers.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/witch.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static void (*real_free)(void *);
+static void *(*real_realloc)(void *, size_t);
+static int (*real_munmap)(void *, size_t);
+static int glibc_blocks;	/* free is glibc's: blocks have its chunk headers */
+static __thread int resolving __attribute__((tls_model("initial-exec")));
+
+/* At start-up (wt_heap_resolve), or at the first call if that came first. */
+static void resolve(void)
+{
+	void (*f)(void *);
+	Dl_info info;
+
+	if (resolving)
+		return;
+	resolving = 1;	/* a free from dlsym itself leaks its block */
+	real_munmap = dlsym(RTLD_NEXT, "munmap");
+	real_realloc = dlsym(RTLD_NEXT, "realloc");
+	f = dlsym(RTLD_NEXT, "free");
+	glibc_blocks = f && dladdr((void *)f, &info) && info.dli_fname &&
+		       strstr(info.dli_fname, "/libc.so");
+	real_free = f;
+	resolving = 0;
+}
+
+void wt_heap_resolve(void)
+{
+	if (!real_free)
+		resolve();
+}
+
+/* The thread whose watches the program's calls may end, or NULL. */
+static struct wt_thread *watching(void)
+{
+	struct wt_thread *t = wt_self();
+
+	return t && t->ready && !wt_stopping && !wt_pages_mode ? t : NULL;
+}
+
+/* A watch of t's at or above p, within what a block could span. */
+static int watched_above(const struct wt_thread *t, uintptr_t p)
+{
+	int i;
+
+	for (i = 0; i < t->nslots; i++)
+		if (t->slot[i].state == WT_SLOT_WATCH && t->slot[i].addr >= p &&
+		    t->slot[i].addr - p < ((uintptr_t)1 << 40))
+			return 1;
+	return 0;
+}
+
+/*
+ * Bytes of the glibc block at p: its chunk size, from the word before p,
+ * less that word (and less the chunk's first word when mmapped; an in-use
+ * chunk owns the next one's first word). 0 when p does not look like one.
+ * The header is read with process_vm_readv when a watch covers it.
+ */
+static size_t block_bytes(const struct wt_thread *t, uintptr_t p)
+{
+	size_t sz;
+	int i;
+
+	if (!glibc_blocks || (p & 15))
+		return 0;
+	for (i = 0; i < t->nslots; i++)
+		if (t->slot[i].state != WT_SLOT_FREE && t->slot[i].addr < p &&
+		    t->slot[i].addr + t->slot[i].len > p - sizeof(sz))
+			break;
+	if (i < t->nslots) {
+		if (wt_read_target(&sz, p - sizeof(sz), sizeof(sz)) < 0)
+			return 0;
+	} else {
+		sz = *(const size_t *)(p - sizeof(sz));
+	}
+	if (sz & 2)
+		return (sz & ~(size_t)7) - 16;
+	sz &= ~(size_t)7;
+	return sz >= 32 ? sz - 8 : 0;
+}
+
+/* End t's watches on [lo, hi), with witch's signals blocked: a sample or
+ * a trap arriving meanwhile would change the slots under us. */
+static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
+{
+	sigset_t own, old;
+	int i;
+
+	sigemptyset(&own);
+	sigaddset(&own, wt_sig_sample);
+	sigaddset(&own, wt_sig_trap);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &own, &old, _NSIG / 8);
+	for (i = 0; i < t->nslots; i++) {
+		struct wt_slot *s = &t->slot[i];
+
+		if (s->state != WT_SLOT_WATCH || s->addr >= hi || s->addr + s->len <= lo)
+			continue;
+		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
+		wt_slot_free(t, s);
+		t->st.watches_released++;
+	}
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, _NSIG / 8);
+}
+
+static void release_block(struct wt_thread *t, uintptr_t p, size_t n)
+{
+	if (n)
+		release(t, p, p + n);
+}
+
+EXPORT void free(void *p)
+{
+	struct wt_thread *t;
+
+	if (!real_free)
+		resolve();
+	if (!real_free)
+		return;
+	if (p && (t = watching()) && watched_above(t, (uintptr_t)p))
+		release_block(t, (uintptr_t)p, block_bytes(t, (uintptr_t)p));
+	real_free(p);
+}
+
+EXPORT void *realloc(void *p, size_t n)
+{
+	struct wt_thread *t = p ? watching() : NULL;
+	size_t old = 0;
+	void *q;
+
+	if (!real_realloc)
+		resolve();
+	if (!real_realloc) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (t && watched_above(t, (uintptr_t)p))
+		old = block_bytes(t, (uintptr_t)p);
+	q = real_realloc(p, n);
+	if (old && q != p && (q || n == 0))
+		release_block(t, (uintptr_t)p, old);
+	return q;
+}
+
+EXPORT int munmap(void *addr, size_t len)
+{
+	struct wt_thread *t = watching();
+	int r;
+
+	if (!real_munmap)
+		resolve();
+	if (!real_munmap)
+		return (int)syscall(SYS_munmap, addr, len);
+	r = real_munmap(addr, len);
+	if (r == 0 && t)
+		release(t, (uintptr_t)addr, (uintptr_t)addr + len);
+	return r;
+}
