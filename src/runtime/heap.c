@@ -16,6 +16,10 @@
  * its copy has read it. Not seen here: glibc's internal calls (fclose's
  * free), allocators other than glibc's (their blocks keep their watches),
  * and --watch=pages, whose watches end only inside its handlers.
+ *
+ * Only libwitch.so has this file: linked into a program (the unit tests'
+ * libwitchrt.a), its free would be the program's own, and AddressSanitizer's
+ * start-up frees before anything here could find libc's.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -35,7 +39,7 @@ static int (*real_munmap)(void *, size_t);
 static int glibc_blocks;	/* free is glibc's: blocks have its chunk headers */
 static __thread int resolving __attribute__((tls_model("initial-exec")));
 
-/* At start-up (wt_heap_resolve), or at the first call if that came first. */
+/* When the runtime loads (heap_init), or at the first call if one came first. */
 static void resolve(void)
 {
 	void (*f)(void *);
@@ -53,7 +57,7 @@ static void resolve(void)
 	resolving = 0;
 }
 
-void wt_heap_resolve(void)
+__attribute__((constructor)) static void heap_init(void)
 {
 	if (!real_free)
 		resolve();

@@ -473,7 +473,6 @@ __attribute__((constructor)) static void witch_init(void)
 	wt_sig_trap = SIGRTMAX - 2;	/* lower number: delivered before a pending sample */
 	wt_sig_sample = SIGRTMAX - 1;
 	wt_interpose_resolve();
-	wt_heap_resolve();
 	install(wt_sig_sample, on_sample_signal);
 	install(wt_sig_trap, on_trap_signal);
 	wt_interpose_signals(on_sigio);

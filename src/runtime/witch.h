@@ -188,9 +188,6 @@ void wt_slot_free(struct wt_thread *t, struct wt_slot *s);
 void wt_slots_close(struct wt_thread *t);
 void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
 void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
-/* heap.c: libc's free, realloc and munmap, found before the program calls them */
-void wt_heap_resolve(void);
-
 /*
  * The piece of the access [ea, ea + size) that a watch covers, the one
  * holding byte r % size of it: its address in *piece, its length returned.
