@@ -91,7 +91,7 @@ static int watched_above(const struct wt_thread *t, uintptr_t p)
  */
 static size_t block_bytes(const struct wt_thread *t, uintptr_t p)
 {
-	size_t sz;
+	size_t sz, chunk;
 	int i;
 
 	if (!glibc_blocks || (p & 15))
@@ -106,10 +106,10 @@ static size_t block_bytes(const struct wt_thread *t, uintptr_t p)
 	} else {
 		sz = *(const size_t *)(p - sizeof(sz));
 	}
-	if (sz & 2)
-		return (sz & ~(size_t)7) - 16;
-	sz &= ~(size_t)7;
-	return sz >= 32 ? sz - 8 : 0;
+	chunk = sz & ~(size_t)7;
+	if (chunk < 32 || chunk > ((size_t)1 << 40))
+		return 0;
+	return chunk - (sz & 2 ? 16 : 8);	/* bit 1: mmapped */
 }
 
 /* End t's watches on [lo, hi), with witch's signals blocked: a sample or

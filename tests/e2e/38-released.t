@@ -29,6 +29,6 @@ check() {
 if registers_only "watches ended by free, realloc and munmap"; then
 	check free 20000000
 	check realloc 10000000
-	check munmap 100000
+	check munmap 250000
 fi
 done_testing
