@@ -178,6 +178,8 @@ static void classify_control(const ZydisDecodedInstruction *in,
 	if (!is_control(in, ops))
 		return;
 	out->flags |= WD_CONTROL;
+	if (in->mnemonic == ZYDIS_MNEMONIC_RET && in->meta.branch_type != ZYDIS_BRANCH_TYPE_FAR)
+		out->flags |= WD_RET;
 	if (ops[0].type != ZYDIS_OPERAND_TYPE_IMMEDIATE || !ops[0].imm.is_relative ||
 	    !ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(in, &ops[0], out->pc, &target)))
 		return;
@@ -481,6 +483,10 @@ enum wd_find wd_find_next_access(uintptr_t pc, uintptr_t code_end, int want_stor
 			/* Cut short by code_end is the limit, not bad code. */
 			return avail < ZYDIS_MAX_INSTRUCTION_LENGTH ? WD_NOT_FOUND :
 								      WD_UNDECODABLE;
+		if (a.flags & WD_RET) {
+			*out = a;	/* its own load, of the return address, is never sampled */
+			return WD_RETURN;
+		}
 		if (wanted(&a, want_store)) {
 			/* uc holds registers as of pc: later ones may have moved. */
 			if (addr_bits(&a) & stale)

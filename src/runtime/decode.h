@@ -39,6 +39,7 @@ enum wd_flags {
 	WD_COND_JMP = 1 << 7,	/* jcc/jrcxz with a relative target: `target` if taken,
 				   condition in `cond` (see wd_branch_taken) */
 	WD_DIRECT_CALL = 1 << 8, /* call with a relative target: `target` */
+	WD_RET = 1 << 9,	/* near ret: to the return address on the stack */
 	WD_ADDR_STALE = 1 << 6,	/* set only by wd_find_next_access: an instruction
 				   before this one writes a register its address
 				   uses, so the sampled registers do not give it
@@ -154,6 +155,7 @@ enum wd_find {
 				   its direction needs the flags right before it */
 	WD_CALL,		/* looking for loads, a direct call came first: *out is it
 				   (a store walk meets the call's push first) */
+	WD_RETURN,		/* a ret came first: *out is it */
 };
 
 /*

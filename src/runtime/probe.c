@@ -8,6 +8,7 @@
 
 #define LOOKAHEAD_INSNS 64
 #define MAX_HOPS 8	/* conditional jumps and breakpoints followed per sample */
+#define MAX_SKIPS 32	/* push/pop/leave passed per walk (they cost no trap) */
 
 static uintptr_t rip(const ucontext_t *uc)
 {
@@ -146,13 +147,35 @@ static void sample_before(struct wt_thread *t, const struct wd_access *acc, cons
 		watch_at(t, ea, 1);
 }
 
-/* Walk from pc; uc holds the registers as of rip(uc). */
+/*
+ * The walk goes on in the function holding pc, whose calling context
+ * (without the leaf) is parent. Returns 0, or -1 when pc is in no function
+ * the unwinder knows.
+ */
+static int enter(struct wt_thread *t, uintptr_t pc, uint32_t parent)
+{
+	struct wt_probe *p = &t->probe;
+	unsigned paused = wt_pause_watches(t);	/* it reads the loader's data */
+	int bounded = wt_proc_bounds(pc, &p->proc_start, &p->proc_end);
+
+	wt_resume_watches(t, paused);
+	p->parent_node = parent;
+	return bounded;
+}
+
+/*
+ * Walk from pc; uc holds the registers as of rip(uc). The sample stands
+ * for the next access of the wanted kind the thread will make, wherever
+ * it is: the walk follows jumps, calls and returns to it. Stopping at a
+ * call or a return would give the accesses that follow one no samples from
+ * the time before it, and those after a long stretch of other code (a
+ * store after a call to a function that stores nothing) too few.
+ */
 static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
 	struct wd_access acc;
-	unsigned paused;
-	int bounded;
+	int skips = 0;
 
 	while (p->hops < MAX_HOPS) {
 		enum wd_find found = wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(),
@@ -171,6 +194,17 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 			 * needs: both are watched from right before they run. */
 			__attribute__((fallthrough));
 		case WD_SKIPPED:
+			if (found == WD_SKIPPED && (acc.flags & WD_DIRECT_CALL))
+				goto call;	/* a store walk meets the call's push */
+			if (found == WD_SKIPPED && (acc.flags & WD_IMPLICIT) &&
+			    !(acc.flags & WD_CONTROL)) {
+				/* push, pop, leave: never sampled, as the spy
+				 * never watches them; the next access is after */
+				if (++skips > MAX_SKIPS)
+					goto none;
+				pc = acc.pc + acc.len;
+				continue;
+			}
 			if (found == WD_SKIPPED && !needs_before(&acc)) {
 				t->st.samples_skipped_implicit++;
 				wt_probe_cancel(t);
@@ -195,17 +229,25 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 				goto none;
 			continue;
 		case WD_CALL:
-			/* The next load is the callee's (a call into a
+		call:
+			/* The next access is the callee's (a call into a
 			 * shared library: its PLT stub's jump through the
 			 * GOT); its context has this call in it. */
 			p->hops++;
 			pc = acc.target;
-			paused = wt_pause_watches(t);	/* it reads the loader's data */
-			bounded = wt_proc_bounds(pc, &p->proc_start, &p->proc_end);
-			wt_resume_watches(t, paused);
-			if (bounded < 0)
+			if (enter(t, pc, wt_cct_child(&t->cct, p->parent_node, acc.pc + acc.len)) < 0)
 				goto none;
-			p->parent_node = wt_cct_child(&t->cct, p->parent_node, acc.pc + acc.len);
+			continue;
+		case WD_RETURN:
+			/* The next access is the caller's, after the return
+			 * address the context holds (the leaf's caller, or
+			 * the call the walk followed). */
+			p->hops++;
+			if (!p->parent_node)
+				goto none;
+			pc = t->cct.nodes[p->parent_node].pc;
+			if (enter(t, pc, t->cct.nodes[p->parent_node].parent) < 0)
+				goto none;
 			continue;
 		default:
 			goto none;

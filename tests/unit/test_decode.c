@@ -227,7 +227,7 @@ static void test_kinds(void)
 	check_flags("push [mem]: explicit read, hidden write", t_pushm, WD_RMW,
 		    WD_IMPLICIT | WD_WRITES_ADDR_REG);
 	check_flags("call", t_call, WD_STORE, WD_IMPLICIT | WD_WRITES_ADDR_REG | WD_CONTROL | WD_DIRECT_CALL);
-	check_flags("ret", t_ret, WD_LOAD, WD_IMPLICIT | WD_WRITES_ADDR_REG | WD_CONTROL);
+	check_flags("ret", t_ret, WD_LOAD, WD_IMPLICIT | WD_WRITES_ADDR_REG | WD_CONTROL | WD_RET);
 	a = dec(t_stos);
 	tap_ok(a.kind == WD_STORE && a.size == 1 && (a.flags & WD_STRING) &&
 	       !(a.flags & WD_IMPLICIT) && a.base == REG_RDI, "rep stosb: string store");
@@ -314,7 +314,10 @@ static void test_find(void)
 	r = find(f_stale + 4, t_end, 1, 16, &a);
 	tap_ok(r == WD_FOUND, "find store: from the store itself, address is fine");
 	r = find(f_ret, t_end, 0, 16, &a);
-	tap_ok(r == WD_SKIPPED && (a.flags & WD_CONTROL), "find load: ret is a skipped load");
+	tap_ok(r == WD_RETURN && (a.flags & WD_RET) && a.pc == (uintptr_t)f_ret + 3,
+	       "find load: stops at ret (its own load is never sampled)");
+	r = find(f_ret, t_end, 1, 16, &a);
+	tap_ok(r == WD_RETURN && a.pc == (uintptr_t)f_ret + 3, "find store: stops at ret");
 
 	memset(junk, 0x90, sizeof(junk));
 	junk[2] = 0x06;
