@@ -37,6 +37,19 @@
 
 #define MAX_EXPERIMENT_NS 2000000000ULL
 
+/*
+ * Progress comes in whole visits: in an experiment of 50 ms, a point
+ * visited every 7 ms counts 7 or 8 visits depending on where the
+ * experiment fell between them, an error of up to one visit in seven
+ * whatever the line did. So where the last experiment counted few visits
+ * of a point (ALIGN_MAX_VISITS), the next starts and ends right after a
+ * visit of the point: its count then covers whole periods. The profiler
+ * looks at the count every ALIGN_STEP_NS (a few hundred wake-ups a second,
+ * no spinning), for at most a quarter of the experiment's length.
+ */
+#define ALIGN_MAX_VISITS 100
+#define ALIGN_STEP_NS 500000ULL
+
 static volatile int stopping;
 uint64_t wc_budget_held_ns;
 static uint64_t rng;
@@ -113,6 +126,53 @@ static void take(struct snapshot *s)
 		s->bp[i] = wc_breakpoint_count(i);
 	s->global = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	s->t = wc_now();
+}
+
+/* The count of progress point `point`: throughput counter `point`, or
+ * breakpoint point - WC_MAX_COUNTERS. */
+static uint64_t point_count(int point)
+{
+	if (point < WC_MAX_COUNTERS)
+		return __atomic_load_n(&wc_counters[point].c.count, __ATOMIC_RELAXED);
+	return wc_breakpoint_count(point - WC_MAX_COUNTERS);
+}
+
+/* The throughput point the experiment s0..s1 saw fewest times (at least
+ * once, at most ALIGN_MAX_VISITS), or -1. */
+static int fewest_visits(const struct snapshot *s0, const struct snapshot *s1)
+{
+	uint64_t least = ALIGN_MAX_VISITS + 1;
+	int i, point = -1;
+
+	for (i = 0; i < s1->ncounters; i++) {
+		uint64_t d = s1->count[i] - (i < s0->ncounters ? s0->count[i] : 0);
+
+		if (wc_counters[i].type == WC_THROUGHPUT && d && d < least) {
+			least = d;
+			point = i;
+		}
+	}
+	for (i = 0; i < wc_nbps; i++) {
+		uint64_t d = s1->bp[i] - s0->bp[i];
+
+		if (wc_bps[i].resolved && d && d < least) {
+			least = d;
+			point = WC_MAX_COUNTERS + i;
+		}
+	}
+	return point;
+}
+
+/* Sleep until `point` is visited, for at most max_ns (see ALIGN_MAX_VISITS). */
+static void await_visit(int point, uint64_t max_ns)
+{
+	uint64_t c0, t0 = wc_now();
+
+	if (point < 0)
+		return;
+	c0 = point_count(point);
+	while (!stopping && point_count(point) == c0 && wc_now() - t0 < max_ns)
+		nap(ALIGN_STEP_NS);
 }
 
 static int pick_speedup(void)
@@ -249,8 +309,8 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 /* `waited`: the global delay added during the experiment (ns). The
  * duration also leaves out the time other programs held the cores while
  * the program had one thread running (sampler.c, on_switch). */
-static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t wall,
-			   uint64_t waited)
+static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t start,
+			   uint64_t wall, uint64_t waited)
 {
 	uint64_t stolen = __atomic_load_n(&wc_exp.stolen_ns, __ATOMIC_RELAXED);
 
@@ -268,11 +328,14 @@ static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t wal
 	wc_put_u64(b, waited);
 	wc_put(b, "\twaited-for-cpu-ns=");
 	wc_put_u64(b, stolen);
+	wc_put(b, "\tstart=");
+	wc_put_u64(b, start);
 	wc_put(b, "\n");
 }
 
-/* End the experiment; returns the largest progress delta. */
-static uint64_t end(int line, int speedup, const struct snapshot *s0)
+/* End the experiment; returns the largest progress delta, and in *align
+ * the point the next experiment aligns on (see ALIGN_MAX_VISITS). */
+static uint64_t end(int line, int speedup, const struct snapshot *s0, int *align)
 {
 	static struct snapshot s1;
 	static struct wc_buf b;
@@ -294,10 +357,11 @@ static uint64_t end(int line, int speedup, const struct snapshot *s0)
 	__atomic_store_n(&wc_exp.settling, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&wc_exp.line, -1, __ATOMIC_RELEASE);
 	b.len = 0;
-	put_experiment(&b, line, speedup, s1.t - s0->t, g - s0->global);
+	put_experiment(&b, line, speedup, s0->t, s1.t - s0->t, g - s0->global);
 	put_points(&b, s0, &s1, &max_delta);
 	if (!stopping)
 		wc_profile_record(b.b, b.len);
+	*align = fewest_visits(s0, &s1);
 	return max_delta;
 }
 
@@ -326,6 +390,7 @@ static void *profiler(void *arg)
 	static struct snapshot s0;
 	uint64_t length = wc_cfg.min_experiment_ns, last_resolve = wc_now(), max_delta;
 	uint64_t t0 = wc_now(), cost0 = delay_cost(), held;
+	int align = -1;
 	sigset_t all;
 
 	(void)arg;
@@ -353,11 +418,13 @@ static void *profiler(void *arg)
 		if (line < 0 || line >= wc_nlines)
 			continue;
 		speedup = pick_speedup();
+		await_visit(align, length / 4);
 		begin(line, speedup, &s0);
 		rest(length);
+		await_visit(align, length / 4);
 		if (stopping)
 			break;
-		max_delta = end(line, speedup, &s0);
+		max_delta = end(line, speedup, &s0, &align);
 		/* Too few visits to measure a rate: longer experiments (COZ 3.4). */
 		if (wc_ncounters() || wc_nbps) {
 			if (max_delta < 5 && length < MAX_EXPERIMENT_NS)
@@ -403,7 +470,8 @@ void wc_profiler_stop(void)
 	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	take(&s1);
 	b.len = 0;
-	put_experiment(&b, e2e_line, e2e_speedup, s1.t - e2e_start.t, g - e2e_start.global);
+	put_experiment(&b, e2e_line, e2e_speedup, e2e_start.t, s1.t - e2e_start.t,
+		       g - e2e_start.global);
 	wc_put(&b, "throughput-point\tname=end-to-end\tdelta=1\n");
 	put_points(&b, &e2e_start, &s1, &max_delta);
 	wc_profile_record(b.b, b.len);

@@ -4,7 +4,11 @@
  * progress point. Speeding up the hot line by s makes the program f*s
  * faster.
  *
- *   causal_frac [F [ITERATIONS]]   (F in [0, 1], default 0.5; 1 ms each)
+ *   causal_frac [F [ITERATIONS [MS]]]   (F in [0, 1], default 0.5; MS ms
+ *                                        each, default 1)
+ *
+ * With CAUSAL_FRAC_VISITS=FILE, the time of each visit (CLOCK_MONOTONIC,
+ * ns) is written to FILE at the end, a line each.
  */
 #include <coz.h>
 #include <stdio.h>
@@ -26,13 +30,34 @@ int main(int argc, char **argv)
 {
 	double f = argc > 1 ? atof(argv[1]) : 0.5;
 	long n = argc > 2 ? atol(argv[2]) : 2000, i;
-	long nh = (long)(1e6 * f / calib_ns_per_iter("frac.hot", hot, 200000));
-	long nc = (long)(1e6 * (1 - f) / calib_ns_per_iter("frac.cold", cold, 200000));
+	double ms = argc > 3 ? atof(argv[3]) : 1;
+	long nh = (long)(ms * 1e6 * f / calib_ns_per_iter("frac.hot", hot, 200000));
+	long nc = (long)(ms * 1e6 * (1 - f) / calib_ns_per_iter("frac.cold", cold, 200000));
 
+	const char *visits_path = getenv("CAUSAL_FRAC_VISITS");
+	double *visits = visits_path ? calloc(n > 0 ? n : 1, sizeof(*visits)) : NULL;
+
+	if (visits_path && !visits) {
+		perror("causal_frac");
+		return 1;
+	}
 	for (i = 0; i < n; i++) {
 		hot(nh);
 		cold(nc);
 		COZ_PROGRESS;
+		if (visits)
+			visits[i] = calib_wall_ns();
+	}
+	if (visits) {
+		FILE *out = fopen(visits_path, "w");
+
+		if (!out) {
+			perror(visits_path);
+			return 1;
+		}
+		for (i = 0; i < n; i++)
+			fprintf(out, "%.0f\n", visits[i]);
+		fclose(out);
 	}
 	printf("%ld iterations\n", n);
 	return 0;
