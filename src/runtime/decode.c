@@ -180,6 +180,18 @@ static void classify_control(const ZydisDecodedInstruction *in,
 	out->flags |= WD_CONTROL;
 	if (in->mnemonic == ZYDIS_MNEMONIC_RET && in->meta.branch_type != ZYDIS_BRANCH_TYPE_FAR)
 		out->flags |= WD_RET;
+	if (in->mnemonic == ZYDIS_MNEMONIC_JMP && in->meta.branch_type == ZYDIS_BRANCH_TYPE_NEAR &&
+	    ops[0].size == 64) {
+		/* A jump table's or a PLT stub's jmp: the walk can follow it
+		 * with the registers right before it. */
+		uint8_t r = ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER ? greg_of(ops[0].reg.value)
+								       : WD_REG_NONE;
+
+		if (r < REG_RIP)
+			out->target_reg = r;
+		if (r < REG_RIP || ops[0].type == ZYDIS_OPERAND_TYPE_MEMORY)
+			out->flags |= WD_INDIRECT_JMP;
+	}
 	if (ops[0].type != ZYDIS_OPERAND_TYPE_IMMEDIATE || !ops[0].imm.is_relative ||
 	    !ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(in, &ops[0], out->pc, &target)))
 		return;
@@ -406,6 +418,7 @@ static int decode(const uint8_t *code, size_t avail, uintptr_t pc, struct wd_acc
 	out->pc = pc;
 	out->base = WD_REG_NONE;
 	out->index = WD_REG_NONE;
+	out->target_reg = WD_REG_NONE;
 	out->scale = 1;
 	out->addr_bytes = 8;
 	*written = 0;
@@ -500,7 +513,7 @@ enum wd_find wd_find_next_access(uintptr_t pc, uintptr_t code_end, int want_stor
 			p = a.target;
 			continue;
 		}
-		if (a.flags & WD_COND_JMP) {
+		if (a.flags & (WD_COND_JMP | WD_INDIRECT_JMP)) {
 			*out = a;
 			return WD_BRANCH;
 		}

@@ -40,6 +40,8 @@ enum wd_flags {
 				   condition in `cond` (see wd_branch_taken) */
 	WD_DIRECT_CALL = 1 << 8, /* call with a relative target: `target` */
 	WD_RET = 1 << 9,	/* near ret: to the return address on the stack */
+	WD_INDIRECT_JMP = 1 << 10, /* near jmp through register `target_reg`, or
+				   (target_reg WD_REG_NONE) through the memory operand */
 	WD_ADDR_STALE = 1 << 6,	/* set only by wd_find_next_access: an instruction
 				   before this one writes a register its address
 				   uses, so the sampled registers do not give it
@@ -78,6 +80,7 @@ struct wd_access {
 	uint8_t cond;		/* WD_COND_JMP: x86 condition code 0..15, or WD_COND_RCXZ/ECXZ */
 	uint8_t string_op;	/* WD_STRING: enum wd_string_op */
 	uint8_t rep;		/* WD_STRING: has a rep/repe/repne prefix */
+	uint8_t target_reg;	/* WD_INDIRECT_JMP: gregs index, or WD_REG_NONE */
 	int64_t disp;
 };
 
@@ -151,8 +154,9 @@ enum wd_find {
 	WD_SKIPPED,		/* the next access of the wanted kind is implicit/string/VSIB
 				   or writes its own address registers (*out says which) */
 	WD_UNDECODABLE,		/* bytes that do not decode (before code_end) */
-	WD_BRANCH,		/* a conditional jump (WD_COND_JMP) came first: *out is it;
-				   its direction needs the flags right before it */
+	WD_BRANCH,		/* a conditional or indirect jump (WD_COND_JMP,
+				   WD_INDIRECT_JMP) came first: *out is it; where it
+				   goes needs the flags or registers right before it */
 	WD_CALL,		/* looking for loads, a direct call came first: *out is it
 				   (a store walk meets the call's push first) */
 	WD_RETURN,		/* a ret came first: *out is it */
@@ -163,7 +167,9 @@ enum wd_find {
  * for at most `max_insns` instructions, following unconditional direct jmps,
  * and find the first instruction that stores (want_store=1: WD_STORE or
  * WD_RMW) or loads (want_store=0: WD_LOAD or WD_RMW). Stops at a
- * conditional jump (WD_BRANCH) and at any other control transfer. Code is read directly from memory at `pc`; `code_end`
+ * conditional or indirect jump (WD_BRANCH), a direct call (WD_CALL, loads),
+ * a ret (WD_RETURN) and at any other control transfer. Code is read
+ * directly from memory at `pc`; `code_end`
  * bounds reads (pass the end of the executable mapping that holds pc).
  */
 enum wd_find wd_find_next_access(uintptr_t pc, uintptr_t code_end, int want_store,

@@ -7,7 +7,7 @@
 #include "runtime/witch.h"
 
 #define LOOKAHEAD_INSNS 64
-#define MAX_HOPS 8	/* conditional jumps and breakpoints followed per sample */
+#define MAX_HOPS 8	/* jumps, calls, returns and breakpoints followed per sample */
 #define MAX_SKIPS 32	/* push/pop/leave passed per walk (they cost no trap) */
 
 static uintptr_t rip(const ucontext_t *uc)
@@ -163,6 +163,26 @@ static int enter(struct wt_thread *t, uintptr_t pc, uint32_t parent)
 	return bounded;
 }
 
+/* An indirect jump through memory at a RIP-relative address (a PLT stub's
+ * through the GOT) needs no register to follow. */
+static int rip_relative(const struct wd_access *acc)
+{
+	return acc->target_reg == WD_REG_NONE && acc->base == REG_RIP && acc->index == WD_REG_NONE;
+}
+
+/* Where indirect jump acc goes, with registers uc as of right before it
+ * (or any, when rip_relative): 0, or -1 when its pointer cannot be read. */
+static int indirect_target(struct wt_thread *t, const struct wd_access *acc,
+			   const ucontext_t *uc, uintptr_t *to)
+{
+	if (acc->target_reg != WD_REG_NONE) {
+		*to = (uintptr_t)uc->uc_mcontext.gregs[acc->target_reg];
+		return 0;
+	}
+	return wt_read_target(to, wd_effective_address(acc, uc, t->fs_base, t->gs_base),
+			      sizeof(*to));
+}
+
 /*
  * Walk from pc; uc holds the registers as of rip(uc). The sample stands
  * for the next access of the wanted kind the thread will make, wherever
@@ -213,6 +233,21 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 			/* it needs its own registers, like a conditional jump */
 			__attribute__((fallthrough));
 		case WD_BRANCH:
+			if (found == WD_BRANCH && (acc.flags & WD_INDIRECT_JMP) &&
+			    (acc.pc == rip(uc) || rip_relative(&acc))) {
+				uintptr_t to;
+
+				if (indirect_target(t, &acc, uc, &to) < 0)
+					goto none;
+				p->hops++;
+				pc = to;
+				/* Out of the function: a tail call, whose
+				 * callee returns to the same caller. */
+				if ((pc < p->proc_start || pc >= p->proc_end) &&
+				    enter(t, pc, p->parent_node) < 0)
+					goto none;
+				continue;
+			}
 			if (acc.pc != rip(uc)) {
 				/* Its flags or registers are not computed yet: wait. */
 				p->acc = acc;

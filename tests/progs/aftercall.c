@@ -11,8 +11,6 @@
  *                    dead.
  */
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "slow.h"
 
@@ -41,13 +39,5 @@ __attribute__((noipa)) static uint64_t rounds(long reps, uint64_t d)
 
 int main(int argc, char **argv)
 {
-	long reps = argc > 1 ? atol(argv[1]) : 1000000;
-	uint64_t d = (uint64_t)argc + 1;	/* a divisor the compiler cannot know */
-
-	if (reps < 1) {
-		fprintf(stderr, "usage: aftercall [REPS]\n");
-		return 2;
-	}
-	printf("%llu\n", (unsigned long long)rounds(reps, d));
-	return 0;
+	return slow_main(argc, argv, "aftercall", rounds);
 }

@@ -61,6 +61,10 @@ __asm__(
 	L(t_jmp)	"jmp t_sib\n"
 	L(t_jne)	"jne t_sib\n"
 	L(t_jmpind)	"jmp *(%rax)\n"
+	L(t_jmpreg)	"addq $1, %rcx\n"
+			"jmp *%rdx\n"
+	L(t_jmprip)	"jmp *16(%rip)\n"
+	L(t_calreg)	"call *%rdx\n"
 	L(t_xbegin)	"xbegin t_sib\n"
 	L(t_syscall)	"syscall\n"
 	L(t_ud2)	"ud2\n"
@@ -110,7 +114,8 @@ extern const uint8_t t_sib[], t_rip[], t_fs[], t_gs[], t_a32[], t_a32w[], t_movu
 	t_vmovdqu[], t_movss[], t_movsd[], t_movaps[], t_movapd[], t_addsd[], t_fldt[],
 	t_zmask[], t_add[], t_cmpxchg[], t_lea[], t_nopw[], t_prefetch[], t_clflush[],
 	t_xsave[], t_push[], t_pop[], t_pushm[], t_call[], t_ret[], t_stos[], t_movs[], t_repmovs[], t_repecmps[], t_a32stos[],
-	t_gather[], t_scatter[], t_selfld[], t_alias[], t_jmp[], t_jne[], t_jmpind[],
+	t_gather[], t_scatter[], t_selfld[], t_alias[], t_jmp[], t_jne[], t_jmpind[], t_jmpreg[],
+	t_jmprip[], t_calreg[],
 	t_xbegin[], t_syscall[], t_ud2[], t_end[];
 extern const uint8_t f_seq[], f_seq_st[], f_jcc[], f_jmp[], f_jmp_tgt[], f_push[],
 	f_call[], f_stale[], f_ret[], f_prec[], f_prec_a1[], f_prec_a2[], f_prec_a3[];
@@ -243,7 +248,18 @@ static void test_kinds(void)
 	tap_ok(a.flags == (WD_CONTROL | WD_DIRECT_JMP) && a.target == (uintptr_t)t_sib &&
 	       a.kind == WD_NONE, "jmp rel: direct, target");
 	check_flags("jne", t_jne, WD_NONE, WD_CONTROL | WD_COND_JMP);
-	check_flags("jmp *(%rax)", t_jmpind, WD_LOAD, WD_CONTROL);
+	check_flags("jmp *(%rax)", t_jmpind, WD_LOAD, WD_CONTROL | WD_INDIRECT_JMP);
+	a = dec(t_jmpind);
+	tap_ok(a.target_reg == WD_REG_NONE && a.base == REG_RAX, "jmp *(%%rax): target in memory");
+	a = dec(t_jmpreg + 4);
+	tap_ok(a.kind == WD_NONE && a.flags == (WD_CONTROL | WD_INDIRECT_JMP) && a.target_reg == REG_RDX,
+	       "jmp *%%rdx: indirect, target in rdx");
+	a = dec(t_jmprip);
+	tap_ok(a.flags == (WD_CONTROL | WD_INDIRECT_JMP) && a.base == REG_RIP &&
+	       a.target_reg == WD_REG_NONE, "jmp *16(%%rip): indirect through memory");
+	a = dec(t_calreg);
+	tap_ok(!(a.flags & WD_INDIRECT_JMP) && a.target_reg == WD_REG_NONE,
+	       "call *%%rdx: not an indirect jmp");
 	check_flags("xbegin", t_xbegin, WD_NONE, WD_CONTROL);
 	check_flags("syscall", t_syscall, WD_NONE, WD_CONTROL);
 	check_flags("ud2", t_ud2, WD_NONE, WD_CONTROL);
@@ -316,6 +332,14 @@ static void test_find(void)
 	r = find(f_ret, t_end, 0, 16, &a);
 	tap_ok(r == WD_RETURN && (a.flags & WD_RET) && a.pc == (uintptr_t)f_ret + 3,
 	       "find load: stops at ret (its own load is never sampled)");
+	r = find(t_jmpreg, t_end, 1, 16, &a);
+	tap_ok(r == WD_BRANCH && a.pc == (uintptr_t)t_jmpreg + 4 && (a.flags & WD_INDIRECT_JMP),
+	       "find store: stops at jmp *%%rdx (its target needs rdx)");
+	r = find(t_jmprip, t_end, 0, 16, &a);
+	tap_ok(r == WD_FOUND && (a.flags & WD_INDIRECT_JMP),
+	       "find load: jmp through the GOT is itself a load");
+	r = find(t_jmprip, t_end, 1, 16, &a);
+	tap_ok(r == WD_BRANCH && a.pc == (uintptr_t)t_jmprip, "find store: stops at jmp *16(%%rip)");
 	r = find(f_ret, t_end, 1, 16, &a);
 	tap_ok(r == WD_RETURN && a.pc == (uintptr_t)f_ret + 3, "find store: stops at ret");
 
