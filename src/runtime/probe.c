@@ -163,6 +163,36 @@ static int enter(struct wt_thread *t, uintptr_t pc, uint32_t parent)
 	return bounded;
 }
 
+/* What one step of the walk did: found where it goes on (*pc), or ended
+ * the sample's probe (an access watched or waited for, or none to be). */
+enum step { STEP_ON, STEP_DONE, STEP_NONE };
+
+/* The callee of direct call acc: its context has the call in it (a call
+ * into a shared library goes on at its PLT stub). */
+static enum step into_callee(struct wt_thread *t, const struct wd_access *acc, uintptr_t *pc)
+{
+	struct wt_probe *p = &t->probe;
+
+	p->hops++;
+	*pc = acc->target;
+	return enter(t, *pc, wt_cct_child(&t->cct, p->parent_node, acc->pc + acc->len)) < 0
+		       ? STEP_NONE : STEP_ON;
+}
+
+/* Back in the caller, at the return address the context holds (the leaf's
+ * caller, or the call the walk followed). */
+static enum step to_caller(struct wt_thread *t, uintptr_t *pc)
+{
+	struct wt_probe *p = &t->probe;
+	const struct wt_cct_node *n = &t->cct.nodes[p->parent_node];
+
+	p->hops++;
+	if (!p->parent_node)
+		return STEP_NONE;
+	*pc = n->pc;
+	return enter(t, *pc, n->parent) < 0 ? STEP_NONE : STEP_ON;
+}
+
 /* An indirect jump through memory at a RIP-relative address (a PLT stub's
  * through the GOT) needs no register to follow. */
 static int rip_relative(const struct wd_access *acc)
@@ -170,17 +200,68 @@ static int rip_relative(const struct wd_access *acc)
 	return acc->target_reg == WD_REG_NONE && acc->base == REG_RIP && acc->index == WD_REG_NONE;
 }
 
-/* Where indirect jump acc goes, with registers uc as of right before it
- * (or any, when rip_relative): 0, or -1 when its pointer cannot be read. */
-static int indirect_target(struct wt_thread *t, const struct wd_access *acc,
-			   const ucontext_t *uc, uintptr_t *to)
+/* Indirect jump acc, with registers uc as of right before it (any, when
+ * rip_relative). Out of the function it is a tail call: the callee returns
+ * to the same caller. */
+static enum step indirect_jump(struct wt_thread *t, const struct wd_access *acc,
+			       const ucontext_t *uc, uintptr_t *pc)
 {
-	if (acc->target_reg != WD_REG_NONE) {
-		*to = (uintptr_t)uc->uc_mcontext.gregs[acc->target_reg];
-		return 0;
+	struct wt_probe *p = &t->probe;
+
+	if (acc->target_reg != WD_REG_NONE)
+		*pc = (uintptr_t)uc->uc_mcontext.gregs[acc->target_reg];
+	else if (wt_read_target(pc, wd_effective_address(acc, uc, t->fs_base, t->gs_base),
+				sizeof(*pc)) < 0)
+		return STEP_NONE;
+	p->hops++;
+	if ((*pc < p->proc_start || *pc >= p->proc_end) && enter(t, *pc, p->parent_node) < 0)
+		return STEP_NONE;
+	return STEP_ON;
+}
+
+/*
+ * acc needs the registers right before it: a conditional jump's flags,
+ * or an access whose address they give. Until the thread is there, a
+ * breakpoint waits for it.
+ */
+static enum step with_registers(struct wt_thread *t, const struct wd_access *acc,
+				const ucontext_t *uc, uintptr_t *pc)
+{
+	struct wt_probe *p = &t->probe;
+
+	if (acc->pc != rip(uc)) {
+		p->acc = *acc;
+		arm(t, WT_PROBE_BEFORE, acc->pc);
+		return STEP_DONE;
 	}
-	return wt_read_target(to, wd_effective_address(acc, uc, t->fs_base, t->gs_base),
-			      sizeof(*to));
+	if (!(acc->flags & WD_COND_JMP)) {
+		sample_before(t, acc, uc);
+		return STEP_DONE;
+	}
+	p->hops++;
+	*pc = wd_branch_taken(acc, uc) ? acc->target : acc->pc + acc->len;
+	return *pc < p->proc_start || *pc >= p->proc_end ? STEP_NONE : STEP_ON;
+}
+
+/* The next access of the wanted kind is one no watch is set on as found:
+ * an implicit, string, VSIB or self-addressed one (WD_SKIPPED). */
+static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
+			 const ucontext_t *uc, uintptr_t *pc, int *skips)
+{
+	if (acc->flags & WD_DIRECT_CALL)
+		return into_callee(t, acc, pc);	/* a store walk meets the call's push */
+	if ((acc->flags & WD_IMPLICIT) && !(acc->flags & WD_CONTROL)) {
+		/* push, pop, leave: never sampled, as the spy never watches
+		 * them; the next access is after */
+		*pc = acc->pc + acc->len;
+		return ++*skips > MAX_SKIPS ? STEP_NONE : STEP_ON;
+	}
+	if (!needs_before(acc)) {
+		t->st.samples_skipped_implicit++;
+		wt_probe_cancel(t);
+		return STEP_DONE;
+	}
+	return with_registers(t, acc, uc, pc);
 }
 
 /*
@@ -195,13 +276,12 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
 	struct wd_access acc;
+	enum step step = STEP_NONE;
 	int skips = 0;
 
 	while (p->hops < MAX_HOPS) {
-		enum wd_find found = wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(),
-							 LOOKAHEAD_INSNS, &acc);
-
-		switch (found) {
+		switch (wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(), LOOKAHEAD_INSNS,
+					    &acc)) {
 		case WD_FOUND:
 			if (!(acc.flags & WD_CONTROL) && !wt_craft_reads_before(&acc)) {
 				if (sampled(t, &acc) == 0)
@@ -212,83 +292,32 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 			 * GOT) never reaches the instruction after it, and a
 			 * read-modify-write has overwritten what LoadCraft
 			 * needs: both are watched from right before they run. */
-			__attribute__((fallthrough));
+			step = with_registers(t, &acc, uc, &pc);
+			break;
 		case WD_SKIPPED:
-			if (found == WD_SKIPPED && (acc.flags & WD_DIRECT_CALL))
-				goto call;	/* a store walk meets the call's push */
-			if (found == WD_SKIPPED && (acc.flags & WD_IMPLICIT) &&
-			    !(acc.flags & WD_CONTROL)) {
-				/* push, pop, leave: never sampled, as the spy
-				 * never watches them; the next access is after */
-				if (++skips > MAX_SKIPS)
-					goto none;
-				pc = acc.pc + acc.len;
-				continue;
-			}
-			if (found == WD_SKIPPED && !needs_before(&acc)) {
-				t->st.samples_skipped_implicit++;
-				wt_probe_cancel(t);
-				return;
-			}
-			/* it needs its own registers, like a conditional jump */
-			__attribute__((fallthrough));
+			step = skipped(t, &acc, uc, &pc, &skips);
+			break;
 		case WD_BRANCH:
-			if (found == WD_BRANCH && (acc.flags & WD_INDIRECT_JMP) &&
-			    (acc.pc == rip(uc) || rip_relative(&acc))) {
-				uintptr_t to;
-
-				if (indirect_target(t, &acc, uc, &to) < 0)
-					goto none;
-				p->hops++;
-				pc = to;
-				/* Out of the function: a tail call, whose
-				 * callee returns to the same caller. */
-				if ((pc < p->proc_start || pc >= p->proc_end) &&
-				    enter(t, pc, p->parent_node) < 0)
-					goto none;
-				continue;
-			}
-			if (acc.pc != rip(uc)) {
-				/* Its flags or registers are not computed yet: wait. */
-				p->acc = acc;
-				arm(t, WT_PROBE_BEFORE, acc.pc);
-				return;
-			}
-			if (!(acc.flags & WD_COND_JMP)) {
-				sample_before(t, &acc, uc);
-				return;
-			}
-			p->hops++;
-			pc = wd_branch_taken(&acc, uc) ? acc.target : acc.pc + acc.len;
-			if (pc < p->proc_start || pc >= p->proc_end)
-				goto none;
-			continue;
+			if ((acc.flags & WD_INDIRECT_JMP) && (acc.pc == rip(uc) || rip_relative(&acc)))
+				step = indirect_jump(t, &acc, uc, &pc);
+			else
+				step = with_registers(t, &acc, uc, &pc);
+			break;
 		case WD_CALL:
-		call:
-			/* The next access is the callee's (a call into a
-			 * shared library: its PLT stub's jump through the
-			 * GOT); its context has this call in it. */
-			p->hops++;
-			pc = acc.target;
-			if (enter(t, pc, wt_cct_child(&t->cct, p->parent_node, acc.pc + acc.len)) < 0)
-				goto none;
-			continue;
+			step = into_callee(t, &acc, &pc);
+			break;
 		case WD_RETURN:
-			/* The next access is the caller's, after the return
-			 * address the context holds (the leaf's caller, or
-			 * the call the walk followed). */
-			p->hops++;
-			if (!p->parent_node)
-				goto none;
-			pc = t->cct.nodes[p->parent_node].pc;
-			if (enter(t, pc, t->cct.nodes[p->parent_node].parent) < 0)
-				goto none;
-			continue;
+			step = to_caller(t, &pc);
+			break;
 		default:
-			goto none;
+			step = STEP_NONE;
+			break;
 		}
+		if (step == STEP_DONE)
+			return;
+		if (step == STEP_NONE)
+			break;
 	}
-none:
 	t->st.samples_no_access++;
 	wt_probe_cancel(t);
 }
