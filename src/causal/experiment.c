@@ -128,6 +128,12 @@ static void take(struct snapshot *s)
 	s->t = wc_now();
 }
 
+/* Visits of counter i from s0 to s1 (one made since s0 counts from 0). */
+static uint64_t counter_delta(const struct snapshot *s0, const struct snapshot *s1, int i)
+{
+	return s1->count[i] - (i < s0->ncounters ? s0->count[i] : 0);
+}
+
 /* The count of progress point `point`: throughput counter `point`, or
  * breakpoint point - WC_MAX_COUNTERS. */
 static uint64_t point_count(int point)
@@ -145,7 +151,7 @@ static int fewest_visits(const struct snapshot *s0, const struct snapshot *s1)
 	int i, point = -1;
 
 	for (i = 0; i < s1->ncounters; i++) {
-		uint64_t d = s1->count[i] - (i < s0->ncounters ? s0->count[i] : 0);
+		uint64_t d = counter_delta(s0, s1, i);
 
 		if (wc_counters[i].type == WC_THROUGHPUT && d && d < least) {
 			least = d;
@@ -258,7 +264,7 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 	*max_delta = 0;
 	for (i = 0; i < s1->ncounters; i++) {
 		const struct wc_counter *c = &wc_counters[i];
-		uint64_t d = s1->count[i] - (i < s0->ncounters ? s0->count[i] : 0);
+		uint64_t d = counter_delta(s0, s1, i);
 
 		if (c->type == WC_THROUGHPUT) {
 			wc_put(b, "throughput-point\tname=");

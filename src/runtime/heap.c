@@ -112,13 +112,15 @@ static size_t block_bytes(const struct wt_thread *t, uintptr_t p)
 	return chunk - (sz & 2 ? 16 : 8);	/* bit 1: mmapped */
 }
 
-/* End t's watches on [lo, hi), with witch's signals blocked: a sample or
- * a trap arriving meanwhile would change the slots under us. */
+/* End t's watches on [lo, hi) (nothing when empty), with witch's signals
+ * blocked: a sample or a trap arriving meanwhile would change the slots. */
 static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
 {
 	sigset_t own, old;
 	int i;
 
+	if (lo >= hi)
+		return;
 	sigemptyset(&own);
 	sigaddset(&own, wt_sig_sample);
 	sigaddset(&own, wt_sig_trap);
@@ -135,12 +137,6 @@ static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, _NSIG / 8);
 }
 
-static void release_block(struct wt_thread *t, uintptr_t p, size_t n)
-{
-	if (n)
-		release(t, p, p + n);
-}
-
 EXPORT void free(void *p)
 {
 	struct wt_thread *t;
@@ -150,7 +146,7 @@ EXPORT void free(void *p)
 	if (!real_free)
 		return;
 	if (p && (t = watching()) && watched_above(t, (uintptr_t)p))
-		release_block(t, (uintptr_t)p, block_bytes(t, (uintptr_t)p));
+		release(t, (uintptr_t)p, (uintptr_t)p + block_bytes(t, (uintptr_t)p));
 	real_free(p);
 }
 
@@ -170,7 +166,7 @@ EXPORT void *realloc(void *p, size_t n)
 		old = block_bytes(t, (uintptr_t)p);
 	q = real_realloc(p, n);
 	if (old && q != p && (q || n == 0))
-		release_block(t, (uintptr_t)p, old);
+		release(t, (uintptr_t)p, (uintptr_t)p + old);
 	return q;
 }
 
