@@ -19,18 +19,11 @@
 #include <unistd.h>
 
 #include "causal/uprobe.h"
+#include "runtime/perf.h"
 
 int wc_uprobe_type(void)
 {
-	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "re");
-	int type = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		fclose(f);
-	}
-	return type;
+	return wt_perf_pmu_type(NULL, "uprobe");
 }
 
 /* A mapping line: "lo-hi perms pgoff dev inode   path". */

@@ -32,9 +32,15 @@ static const char usage_text[] =
 	"\n"
 	"  --craft=dead|silent|load  what to look for (default dead: stores overwritten unread)\n"
 	"  -o, --output=DIR          output directory (default witch-PROGRAM-CRAFT)\n"
-	"  --rate=HZ                 samples per second of each thread's CPU time (default 200;\n"
-	"                            up to 250 uses a cheap POSIX CPU timer, above uses perf task-clock)\n"
-	"  --period=NS               sample every NS nanoseconds of CPU time instead of --rate\n"
+	"  --source=timer|pmu        what takes samples: a timer on each thread's CPU time\n"
+	"                            (default; works everywhere, weighs accesses by the time\n"
+	"                            before them), or the CPU's precise memory events (Intel\n"
+	"                            PEBS, AMD IBS; weighs them by count, as the WITCH paper)\n"
+	"  --rate=HZ                 timer: samples per second of each thread's CPU time (default\n"
+	"                            200; up to 250 uses a cheap POSIX CPU timer, above perf task-clock)\n"
+	"  --period=N                timer: sample every N nanoseconds of CPU time instead of --rate;\n"
+	"                            pmu: every N stores (loads for --craft=load; default 5000011,\n"
+	"                            10000019), or on AMD every N ops of any kind (default 1000000)\n"
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
 	"  --watch=auto|registers|pages\n"
 	"                            how to watch: hardware debug registers, or page protection\n"
@@ -50,7 +56,9 @@ static const char usage_text[] =
 struct record_opts {
 	const char *craft;
 	const char *outdir;
+	const char *source;
 	long rate, period;
+	int rate_given;
 	const char *approx;
 	int registers;
 	const char *watch;
@@ -66,6 +74,29 @@ static int fail(const char *fmt, const char *a, const char *b)
 	return 2;
 }
 
+/* The options that depend on --source, checked once all are known. */
+static int check_source(const struct record_opts *o)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%ld", o->period);
+	if (!strcmp(o->source, "timer")) {
+		if (o->period && o->period < 10000)
+			return fail("--period=%s is too short for the timer: give CPU nanoseconds per "
+				    "sample, 10000 to 10000000000%s", num, "");
+		return 0;
+	}
+	if (o->rate_given)
+		return fail("--rate counts CPU time, which --source=pmu does not sample; give "
+			    "--period=N accesses per sample instead%s%s", "", "");
+	if (!strcmp(o->watch, "pages"))
+		return fail("--source=pmu watches with debug registers; drop --watch=pages%s%s", "", "");
+	if (o->period && o->period < 1000)
+		return fail("--period=%s samples too often for the PMU (an interrupt per %s "
+			    "accesses); give 1000 or more", num, num);
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
@@ -73,6 +104,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "period", required_argument, NULL, 'p' },
+		{ "source", required_argument, NULL, 's' },
 		{ "registers", required_argument, NULL, 'n' },
 		{ "approx", required_argument, NULL, 'a' },
 		{ "watch", required_argument, NULL, 'w' },
@@ -87,6 +119,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->craft = "dead";
 	o->rate = DEFAULT_RATE;
+	o->source = "timer";
 	o->watch = "auto";
 	/* "+": stop at the program name, its options are its own. */
 	opterr = 0;
@@ -103,12 +136,20 @@ static int parse(int argc, char **argv, struct record_opts *o)
 				return fail("--rate=%s is not a rate; give samples per second, 1 to 100000",
 					    optarg, "");
 			o->rate = v;
+			o->rate_given = 1;
 			break;
 		case 'p':
-			if (cli_long(optarg, 10000, 10000000000L, &v) < 0)
-				return fail("--period=%s is not a period; give CPU nanoseconds per sample, "
-					    "10000 to 10000000000", optarg, "");
+			/* Nanoseconds or events, by --source: checked below. */
+			if (cli_long(optarg, 1, 10000000000L, &v) < 0)
+				return fail("--period=%s is not a period; give CPU nanoseconds per sample "
+					    "(10000 to 10000000000), or with --source=pmu accesses per "
+					    "sample", optarg, "");
 			o->period = v;
+			break;
+		case 's':
+			if (strcmp(optarg, "timer") && strcmp(optarg, "pmu"))
+				return fail("--source=%s: give timer (the default) or pmu%s", optarg, "");
+			o->source = optarg;
 			break;
 		case 'n':
 			/* One register is the probe's, at least one must watch. */
@@ -149,6 +190,8 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	if (strcmp(o->craft, "dead") && strcmp(o->craft, "silent") && strcmp(o->craft, "load"))
 		return fail("unknown craft '%s'; use --craft=dead, --craft=silent or --craft=load",
 			    o->craft, "");
+	if (check_source(o))
+		return 2;
 	if (optind >= argc)
 		return fail("no program given; usage: witch record [OPTIONS] -- PROGRAM [ARGS...]%s",
 			    "", "");
@@ -172,6 +215,7 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	setenv("WITCH_REGISTERS", num, 1);
 	setenv("WITCH_APPROX", o->approx ? o->approx : "0.01", 1);
 	setenv("WITCH_WATCH", o->watch, 1);
+	setenv("WITCH_SOURCE", o->source, 1);
 	if (o->no_follow)
 		setenv("WITCH_NO_FOLLOW", "1", 1);
 	else
@@ -245,6 +289,10 @@ int cmd_record(int argc, char **argv)
 		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,
 			    "");
 	}
+	if (!strcmp(o.source, "pmu") &&
+	    perf_memory_sampling_ok(strcmp(o.craft, "load") != 0, (uint64_t)o.period, err,
+				    sizeof(err)) < 0)
+		return fail("--source=pmu: %s; use the default --source=timer%s", err, "");
 	if (!strcmp(o.watch, "pages") && (o.period ? o.period < 4000000 : o.rate > 250)) {
 		if (!o.quiet)
 			fprintf(stderr, WHO ": --watch=pages samples at most 250 times a second (the "

@@ -122,6 +122,30 @@ int perf_page_watch_ok(char *err, size_t errlen)
 	return -1;
 }
 
+int perf_memory_sampling_ok(int want_store, uint64_t period, char *err, size_t errlen)
+{
+	struct perf_event_attr a;
+	char why[512];
+	int fd, e;
+
+	if (wt_perf_memory_attr(&a, wt_cpu_vendor(), NULL, want_store, period, why,
+				sizeof(why)) < 0) {
+		snprintf(err, errlen, "no precise memory sampling here (%s)", why);
+		return -1;
+	}
+	fd = wt_perf_memory_open(&a);
+	e = errno;
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (explain_refusal(e, err, errlen) == 0)
+		snprintf(err, errlen, "the CPU's precise %s event does not open (%s): a VM whose "
+				      "virtual PMU lacks PEBS or IBS?", want_store ? "store" : "load",
+			 strerror(e));
+	return -1;
+}
+
 int perf_task_clock_ok(char *err, size_t errlen)
 {
 	int fd = wt_perf_task_clock(1000000), e = errno;

@@ -5,6 +5,7 @@
 #define WITCH_PERFCHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* perf_event_paranoid as an integer, or -99 when unreadable. */
 int perf_paranoid(void);
@@ -16,6 +17,11 @@ int perf_debug_registers(char *err, size_t errlen);
 
 /* 0 if witch record --watch=pages can run here, else -1 and why in err. */
 int perf_page_watch_ok(char *err, size_t errlen);
+
+/* 0 when the CPU's precise store (want_store) or load sampling event,
+ * one sample in `period` (0: the default), opens for witch record
+ * --source=pmu; -1 with the reason in err. */
+int perf_memory_sampling_ok(int want_store, uint64_t period, char *err, size_t errlen);
 
 /* 0 when a perf task-clock event (witch causal's sampler) can be opened;
  * -1 with the reason in err. */

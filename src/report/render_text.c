@@ -222,6 +222,8 @@ static void print_counts(FILE *out, const struct wr_report *r)
 	stat_item(out, r, "samples_skipped_implicit", fmt, 0, &first);
 	stat_item(out, r, "samples_reservoir_dropped",
 		  "not watched (reservoir full) %llu", 1, &first);
+	stat_item(out, r, "pmu_samples_other", "other accesses or ops %llu", 1, &first);
+	stat_item(out, r, "pmu_samples_lost", "lost %llu", 1, &first);
 	fputs(first ? "" : ")", out);
 	fprintf(out, "; watchpoints armed: %llu",
 		(unsigned long long)wr_stat(r, "watchpoints_armed", NULL));

@@ -1,5 +1,9 @@
+#include <cpuid.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <linux/hw_breakpoint.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -72,4 +76,145 @@ int wt_cpu_timer(int sig, int tid, timer_t *timer)
 	ev.sigev_signo = sig;
 	ev._sigev_un._tid = tid;
 	return timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, timer) < 0 ? -1 : 0;
+}
+
+enum wt_cpu_vendor wt_cpu_vendor(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return WT_CPU_OTHER;
+	/* The vendor string is in ebx, edx, ecx. */
+	if (b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e)	/* GenuineIntel */
+		return WT_CPU_INTEL;
+	if (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163)	/* AuthenticAMD */
+		return WT_CPU_AMD;
+	return WT_CPU_OTHER;
+}
+
+/* The first line of ROOT/PMU/FILE into buf; 0 or -1. Not for handlers. */
+static int read_pmu_file(const char *root, const char *pmu, const char *file, char *buf,
+			 size_t cap)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root ? root : WT_SYSFS_PMUS, pmu, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int wt_perf_pmu_type(const char *root, const char *pmu)
+{
+	char buf[32], *end;
+	long v;
+
+	if (read_pmu_file(root, pmu, "type", buf, sizeof(buf)) < 0)
+		return -1;
+	v = strtol(buf, &end, 10);
+	return end != buf && !*end && v >= 0 && v < 1L << 30 ? (int)v : -1;
+}
+
+/* The bit a one-bit format field (FILE holds "config:N") sets; -1 if none. */
+static int format_bit(const char *root, const char *pmu, const char *field)
+{
+	char buf[64], file[64];
+	int bit, n = 0;
+
+	snprintf(file, sizeof(file), "format/%s", field);
+	if (read_pmu_file(root, pmu, file, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "config:%d%n", &bit, &n) != 1 || buf[n] || bit < 0 || bit > 63)
+		return -1;
+	return bit;
+}
+
+uint64_t wt_perf_memory_default_period(enum wt_cpu_vendor v, int want_store)
+{
+	if (v == WT_CPU_AMD)
+		return 1000000;	/* ops of every kind, a multiple of 16 */
+	return want_store ? 5000011 : 10000019;	/* WITCH §7: 5M stores, 10M loads, prime */
+}
+
+/*
+ * Intel: PEBS on MEM_INST_RETIRED.ALL_STORES / ALL_LOADS (event 0xd0,
+ * umask 0x82 / 0x81; MEM_UOPS_RETIRED before Skylake, the same code), the
+ * WITCH paper's events. A hybrid CPU's P-cores are the cpu_core PMU; its
+ * E-cores (cpu_atom) are not sampled. AMD: IBS op sampling counting
+ * dispatched ops (cnt_ctl), one op in `period` of every kind; the handler
+ * keeps the accesses of the wanted kind, which is still one in so many of
+ * them.
+ */
+int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const char *root,
+			int want_store, uint64_t period, char *why, size_t cap)
+{
+	int type, bit;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	a->wakeup_events = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->sample_period = period ? period : wt_perf_memory_default_period(v, want_store);
+	if (v == WT_CPU_INTEL) {
+		type = wt_perf_pmu_type(root, "cpu_core");
+		if (type < 0 && wt_perf_pmu_type(root, "cpu") < 0) {
+			snprintf(why, cap, "no Intel core PMU (no %s/cpu): a VM without a virtual PMU?",
+				 root ? root : WT_SYSFS_PMUS);
+			return -1;
+		}
+		a->type = type >= 0 ? (uint32_t)type : PERF_TYPE_RAW;
+		a->config = want_store ? 0x82d0 : 0x81d0;
+		a->precise_ip = 2;
+		return 0;
+	}
+	if (v == WT_CPU_AMD) {
+		type = wt_perf_pmu_type(root, "ibs_op");
+		if (type < 0) {
+			snprintf(why, cap, "no AMD IBS op PMU (no %s/ibs_op): a VM, or a CPU "
+					   "without IBS?", root ? root : WT_SYSFS_PMUS);
+			return -1;
+		}
+		bit = format_bit(root, "ibs_op", "cnt_ctl");
+		if (bit < 0) {
+			snprintf(why, cap, "this kernel's IBS op PMU cannot count ops (no "
+					   "format/cnt_ctl), only cycles, which would weigh accesses "
+					   "by time");
+			return -1;
+		}
+		a->type = (uint32_t)type;
+		a->config = 1ULL << bit;
+		a->sample_period = (a->sample_period + 15) & ~15ULL;	/* IBS counts by 16 */
+		return 0;
+	}
+	snprintf(why, cap, "precise memory sampling needs an Intel (PEBS) or AMD (IBS) CPU");
+	return -1;
+}
+
+int wt_perf_memory_open(struct perf_event_attr *a)
+{
+	int fd = perf_open(a);
+
+	/* Older PEBS takes precise_ip 1 only; IBS on some kernels refuses
+	 * exclude_kernel (the handler then drops kernel samples). */
+	if (fd < 0 && a->precise_ip > 1) {
+		a->precise_ip = 1;
+		fd = perf_open(a);
+	}
+	if (fd < 0 && (errno == EINVAL || errno == EOPNOTSUPP) && a->exclude_kernel) {
+		a->exclude_kernel = 0;
+		fd = perf_open(a);
+		if (fd < 0)
+			a->exclude_kernel = 1;
+	}
+	return fd;
 }

@@ -21,4 +21,28 @@ int wt_perf_task_clock(uint64_t period_ns);
  * not armed yet. 0 or -1. */
 int wt_cpu_timer(int sig, int tid, timer_t *timer);
 
+/* Where sysfs lists the perf PMUs (a test passes a directory of its own). */
+#define WT_SYSFS_PMUS "/sys/bus/event_source/devices"
+
+enum wt_cpu_vendor { WT_CPU_OTHER = 0, WT_CPU_INTEL, WT_CPU_AMD };
+enum wt_cpu_vendor wt_cpu_vendor(void);
+
+/* The perf type of PMU `pmu` under `root` (NULL: WT_SYSFS_PMUS), or -1. */
+int wt_perf_pmu_type(const char *root, const char *pmu);
+
+/*
+ * The precise memory event of witch record --source=pmu on a CPU of vendor
+ * v: a sample every `period` stores (want_store) or loads retired (0: the
+ * default), carrying the instruction's address and the data address
+ * (PERF_SAMPLE_IP, PERF_SAMPLE_ADDR), one wakeup per sample. 0, or -1 with
+ * why this machine has none.
+ */
+int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const char *root,
+			int want_store, uint64_t period, char *why, size_t cap);
+/* What period 0 means: accesses (Intel) or ops (AMD IBS) per sample. */
+uint64_t wt_perf_memory_default_period(enum wt_cpu_vendor v, int want_store);
+/* Open it on the calling thread, lowering what the kernel refuses (a is
+ * updated to what opened). fd, or -1 with errno. */
+int wt_perf_memory_open(struct perf_event_attr *a);
+
 #endif

@@ -20,7 +20,7 @@ void wt_probe_cancel(struct wt_thread *t)
 	struct wt_probe *p = &t->probe;
 
 	if (p->state != WT_PROBE_IDLE)
-		wt_slot_disable(&p->reg);
+		wt_slot_disable(t, &p->reg);
 	p->state = WT_PROBE_IDLE;
 }
 
@@ -28,7 +28,7 @@ static void arm(struct wt_thread *t, int state, uintptr_t at)
 {
 	struct wt_probe *p = &t->probe;
 
-	if (wt_slot_program(&p->reg, HW_BREAKPOINT_X, at, 0) < 0) {
+	if (wt_slot_program(t, &p->reg, HW_BREAKPOINT_X, at, 0) < 0) {
 		t->st.arm_failed++;
 		wt_probe_cancel(t);
 		return;
@@ -70,7 +70,7 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
 	if (s->state == WT_SLOT_WATCH)
 		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
 	s->state = WT_SLOT_FREE;
-	if (wt_slot_program(s, type, base, len) < 0) {
+	if (wt_slot_program(t, s, type, base, len) < 0) {
 		t->st.arm_failed++;
 		wt_slot_free(t, s);
 		return;
@@ -340,6 +340,14 @@ void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t 
 	p->proc_end = proc_end;
 	p->hops = 0;
 	walk(t, pcs[0], uc);
+}
+
+void wt_probe_executed(struct wt_thread *t, uint32_t parent, const struct wd_access *acc,
+		       uintptr_t ea)
+{
+	t->probe.parent_node = parent;
+	if (sampled(t, acc) == 0)
+		watch_at(t, ea, 0);
 }
 
 void wt_probe_fired(struct wt_thread *t, ucontext_t *uc)

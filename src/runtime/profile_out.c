@@ -173,6 +173,10 @@ static void write_stats(void)
 	}
 	stat_line("arm_failed", sum.arm_failed);
 	stat_line("watches_released", sum.watches_released);
+	if (wt_cfg.pmu) {
+		stat_line("pmu_samples_other", sum.pmu_samples_other);
+		stat_line("pmu_samples_lost", sum.pmu_samples_lost);
+	}
 	if (wt_pages_mode) {
 		stat_line("false_faults", sum.false_faults);
 		stat_line("watches_ended", sum.watches_ended);
@@ -286,9 +290,15 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 	}
 	kv("WITCH-PROFILE", "1");
 	kv("tool", craft_name());
-	kv("source", "timer");
-	kv_u64("rate_hz", wt_cfg.period_ns > 0 ? 0 : (uint64_t)wt_cfg.rate_hz);
-	kv_u64("period", (uint64_t)(wt_cfg.period_ns > 0 ? wt_cfg.period_ns : 0));
+	if (wt_cfg.pmu) {
+		kv("source", "pmu");
+		kv_u64("rate_hz", 0);
+		kv_u64("period", wt_cfg.pmu_attr.sample_period);	/* events per sample */
+	} else {
+		kv("source", "timer");
+		kv_u64("rate_hz", wt_cfg.period_ns > 0 ? 0 : (uint64_t)wt_cfg.rate_hz);
+		kv_u64("period", (uint64_t)(wt_cfg.period_ns > 0 ? wt_cfg.period_ns : 0));
+	}
 	kv_u64("registers", (uint64_t)wt_cfg.registers);
 	kv_u64("pid", (uint64_t)getpid());
 	kv_u64("start_ns", start_ns);

@@ -8,6 +8,7 @@
  * Two timers, chosen by rate (DESIGN.md's costs on this VM): a POSIX
  * CPU-time timer signal costs ~5 us but fires at most once per kernel tick
  * (250/s here); a perf task-clock sample costs ~46 us but has no such limit.
+ * With --source=pmu the CPU samples accesses itself (pmu.c).
  */
 #include <string.h>
 #include <sys/ioctl.h>
@@ -72,6 +73,12 @@ int wt_sampler_start(struct wt_thread *t)
 	uint64_t ns = next_interval(t);
 
 	t->timer_fd = -1;
+	if (wt_cfg.pmu) {
+		if (wt_pmu_start(t) < 0)
+			return -1;
+		t->have_timer = 1;
+		return 0;
+	}
 	if (wt_cfg.use_perf_clock) {
 		t->timer_fd = wt_perf_task_clock(ns);
 		if (t->timer_fd < 0 || wt_perf_route(t->timer_fd, wt_sig_sample, t->tid) < 0)
@@ -91,7 +98,9 @@ void wt_sampler_stop(struct wt_thread *t)
 	if (!t->have_timer)
 		return;
 	t->have_timer = 0;
-	if (t->timer_fd >= 0) {
+	if (wt_cfg.pmu) {
+		wt_pmu_stop(t);
+	} else if (t->timer_fd >= 0) {
 		close(t->timer_fd);
 		t->timer_fd = -1;
 	} else {
@@ -105,6 +114,10 @@ void wt_on_sample(struct wt_thread *t, ucontext_t *uc)
 	unsigned paused;
 	int n;
 
+	if (wt_cfg.pmu) {
+		wt_pmu_on_sample(t, uc);
+		return;
+	}
 	t->st.samples++;
 	arm_timer(t);
 	paused = wt_pause_watches(t);

@@ -253,11 +253,13 @@ int wt_thread_start(void)
 		wt_count_unsampled_thread();
 		return -1;
 	}
-	/* One register is the probe's; the others watch. */
-	t->nslots = nregisters - 1;
+	/* One register is the probe's; the others watch. PMU samples
+	 * arrive at their access, with no probe to lead them there. */
+	t->nslots = wt_cfg.pmu ? nregisters : nregisters - 1;
 	for (i = 0; i < WT_MAX_SLOTS; i++)
 		t->slot[i].fd = -1;
 	t->probe.reg.fd = -1;
+	t->pmu_fd = -1;
 	wt_reservoir_init(&t->reservoir, (unsigned)t->nslots);
 	t->rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)t->tid << 17) ^ (uint64_t)(uintptr_t)t;
 	t->pc_cache = map(wd_pc_cache_bytes(PC_CACHE_ENTRIES));
@@ -386,6 +388,17 @@ static int read_config(void)
 		wt_cfg.period_ns = 0;
 		wt_cfg.rate_hz = 250;
 	}
+	if (getenv("WITCH_SOURCE") && !strcmp(getenv("WITCH_SOURCE"), "pmu")) {
+		char why[256];
+
+		/* The CLI checked that it opens; the period is in events. */
+		if (wt_pages_mode ||
+		    wt_perf_memory_attr(&wt_cfg.pmu_attr, wt_cpu_vendor(), NULL, wt_craft_wants_store(),
+					(uint64_t)wt_cfg.period_ns, why, sizeof(why)) < 0)
+			return -1;
+		wt_cfg.pmu = 1;
+		wt_cfg.use_perf_clock = 0;
+	}
 	strncpy(wt_cfg.outdir, out, sizeof(wt_cfg.outdir) - 1);
 	return 0;
 }
@@ -439,6 +452,7 @@ static void after_fork_child(void)
 	for (t = all_threads; t; t = t->next) {
 		t->ready = 0;
 		wt_slots_close(t);
+		wt_pmu_forget(t);
 	}
 	all_threads = NULL;
 	self = NULL;

@@ -49,10 +49,10 @@ unsigned wt_watch_piece(uintptr_t ea, unsigned size, uint64_t r, uintptr_t *piec
 	}
 }
 
-int wt_slot_program(struct wt_slot *s, int bp_type, uintptr_t addr, unsigned len)
+int wt_slot_program(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t addr,
+		    unsigned len)
 {
 	struct perf_event_attr a;
-	struct wt_thread *t = wt_self();
 
 	if (wt_pages_mode)
 		return wt_pages_program(t, s, bp_type, addr, len);
@@ -83,10 +83,10 @@ done:
 	return 0;
 }
 
-void wt_slot_disable(struct wt_slot *s)
+void wt_slot_disable(struct wt_thread *t, struct wt_slot *s)
 {
 	if (wt_pages_mode)
-		wt_pages_release(wt_self(), s);
+		wt_pages_release(t, s);
 	if (s->fd >= 0)
 		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 	s->state = WT_SLOT_FREE;
@@ -157,7 +157,7 @@ void wt_resume_watches(struct wt_thread *t, unsigned paused)
 
 void wt_slot_free(struct wt_thread *t, struct wt_slot *s)
 {
-	wt_slot_disable(s);
+	wt_slot_disable(t, s);
 	wt_reservoir_freed(&t->reservoir, wt_occupied(t));
 }
 

@@ -15,6 +15,7 @@
 
 #include "runtime/cct.h"
 #include "runtime/decode.h"
+#include "runtime/perf.h"
 #include "runtime/reservoir.h"
 
 #define WT_MAX_SLOTS 4
@@ -31,6 +32,8 @@ struct wt_config {
 	double approx;		/* relative tolerance for floating-point equality */
 	int registers;		/* debug registers to use (<= discovered) */
 	int use_perf_clock;	/* 1: perf task-clock source, 0: POSIX CPU timer */
+	int pmu;		/* --source=pmu: pmu_attr samples, not a timer */
+	struct perf_event_attr pmu_attr;
 	char outdir[4096];
 };
 
@@ -57,6 +60,9 @@ struct wt_stats {
 	uint64_t samples_in_witch_time;	/* --watch=pages: timer expiries witch's own time took, not sampled */
 	uint64_t syscalls_stepped;	/* --watch=pages: system calls run with the pages exposed, watches kept */
 	uint64_t watches_released;	/* ended unjudged: the program released their bytes (heap.c) */
+	uint64_t pmu_samples_other;	/* --source=pmu: an op of another kind, in the kernel, without
+					   an address, or one the craft cannot judge after it ran */
+	uint64_t pmu_samples_lost;	/* --source=pmu: lost by the kernel, or several per signal */
 };
 
 enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH };
@@ -116,6 +122,8 @@ struct wt_thread {
 	timer_t timer;
 	int timer_fd;			/* perf task-clock source, -1 if POSIX timer */
 	int have_timer;
+	int pmu_fd;			/* --source=pmu: the memory event, -1 if none */
+	struct perf_event_mmap_page *pmu_ring;	/* its ring buffer: this page, then the data */
 	struct wt_slot slot[WT_MAX_SLOTS];
 	int nslots;			/* watch slots: registers - 1 */
 	struct wt_probe probe;
@@ -174,7 +182,29 @@ void wt_sampler_stop(struct wt_thread *t);
 void wt_on_sample(struct wt_thread *t, ucontext_t *uc);
 void wt_sampler_skip(struct wt_thread *t);
 
+/* pmu.c: the PMU sample source */
+struct wt_pmu_sample {
+	uint64_t ip, addr;
+};
+#define WT_PMU_RING_PAGES 8	/* data pages after the ring's first; a power of two */
+int wt_pmu_start(struct wt_thread *t);
+void wt_pmu_stop(struct wt_thread *t);
+void wt_pmu_forget(struct wt_thread *t);
+void wt_pmu_on_sample(struct wt_thread *t, ucontext_t *uc);
+/*
+ * Consume the records the kernel wrote to ring `meta` (its data: `size`
+ * bytes, a power of two, right after meta's page) since the last call.
+ * Returns the samples among them, the newest in *last; adds the samples
+ * the kernel reported lost to *lost. Async-signal-safe.
+ */
+unsigned wt_pmu_drain(struct perf_event_mmap_page *meta, const uint8_t *data, uint64_t size,
+		      struct wt_pmu_sample *last, uint64_t *lost);
+
 /* probe.c */
+/* A sampled access that has already executed (a PMU sample): watch its
+ * bytes at ea, in context parent + its pc. */
+void wt_probe_executed(struct wt_thread *t, uint32_t parent, const struct wd_access *acc,
+		       uintptr_t ea);
 void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t proc_start,
 		    uintptr_t proc_end, const ucontext_t *uc);
 void wt_probe_fired(struct wt_thread *t, ucontext_t *uc);
@@ -182,8 +212,9 @@ void wt_probe_cancel(struct wt_thread *t);
 
 /* watch.c */
 int wt_debug_registers(void);
-int wt_slot_program(struct wt_slot *s, int bp_type, uintptr_t addr, unsigned len);
-void wt_slot_disable(struct wt_slot *s);
+int wt_slot_program(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t addr,
+		    unsigned len);
+void wt_slot_disable(struct wt_thread *t, struct wt_slot *s);
 void wt_slot_free(struct wt_thread *t, struct wt_slot *s);
 void wt_slots_close(struct wt_thread *t);
 void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);

@@ -23,7 +23,7 @@ else
 	like "$out" 'missing +uprobes: ' "says why uprobes do not count: $("$PROGS/uprobe_probe")"
 fi
 like "$out" 'fast watchpoint modification' "checks PERF_EVENT_IOC_MODIFY_ATTRIBUTES"
-like "$out" 'PMU precise sampling' "checks the PMU"
+like "$out" 'PMU memory sampling' "checks the PMU's memory events"
 like "$out" 'valgrind' "checks valgrind"
 like "$out" 'OK +debug info: .*demo' "finds the program's debug info"
 
