@@ -281,7 +281,10 @@ int cmd_record(int argc, char **argv)
 	if (outdir_check(WHO, o.outdir))
 		return 2;
 	/* The user's own mistakes (target, output directory) are reported
-	 * before the machine's, which they cannot fix as easily. */
+	 * before the machine's, which they cannot fix as easily. The PMU's
+	 * samples need debug registers: no page protection stands in. */
+	if (!strcmp(o.source, "pmu"))
+		o.watch = "registers";
 	if (choose_watch(&o, &regs))
 		return 2;
 	if (o.registers > regs) {

@@ -124,17 +124,21 @@ int wt_perf_pmu_type(const char *root, const char *pmu)
 	return end != buf && !*end && v >= 0 && v < 1L << 30 ? (int)v : -1;
 }
 
-/* The bit a one-bit format field (FILE holds "config:N") sets; -1 if none. */
-static int format_bit(const char *root, const char *pmu, const char *field)
+/* The bit a one-bit format field sets (FILE holds "config:N", or
+ * "config2:N" in config word 2): the bit, and the word in *word; -1 if none. */
+static int format_bit(const char *root, const char *pmu, const char *field, int *word)
 {
 	char buf[64], file[64];
 	int bit, n = 0;
 
 	snprintf(file, sizeof(file), "format/%s", field);
-	if (read_pmu_file(root, pmu, file, buf, sizeof(buf)) < 0 ||
-	    sscanf(buf, "config:%d%n", &bit, &n) != 1 || buf[n] || bit < 0 || bit > 63)
+	if (read_pmu_file(root, pmu, file, buf, sizeof(buf)) < 0)
 		return -1;
-	return bit;
+	*word = 0;
+	if (sscanf(buf, "config:%d%n", &bit, &n) != 1 &&
+	    (sscanf(buf, "config%d:%d%n", word, &bit, &n) != 2 || *word < 1 || *word > 2))
+		return -1;
+	return buf[n] || bit < 0 || bit > 63 ? -1 : bit;
 }
 
 uint64_t wt_perf_memory_default_period(enum wt_cpu_vendor v, int want_store)
@@ -156,7 +160,7 @@ uint64_t wt_perf_memory_default_period(enum wt_cpu_vendor v, int want_store)
 int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const char *root,
 			int want_store, uint64_t period, char *why, size_t cap)
 {
-	int type, bit;
+	int type, bit, word;
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -184,8 +188,8 @@ int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const c
 					   "without IBS?", root ? root : WT_SYSFS_PMUS);
 			return -1;
 		}
-		bit = format_bit(root, "ibs_op", "cnt_ctl");
-		if (bit < 0) {
+		bit = format_bit(root, "ibs_op", "cnt_ctl", &word);
+		if (bit < 0 || word != 0) {
 			snprintf(why, cap, "this kernel's IBS op PMU cannot count ops (no "
 					   "format/cnt_ctl), only cycles, which would weigh accesses "
 					   "by time");
@@ -194,6 +198,15 @@ int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const c
 		a->type = (uint32_t)type;
 		a->config = 1ULL << bit;
 		a->sample_period = (a->sample_period + 15) & ~15ULL;	/* IBS counts by 16 */
+		/* IBS filters privilege levels only with its swfilt bit (Linux
+		 * 6.14); before, it refuses every exclude flag, and the handler
+		 * drops kernel samples itself. */
+		a->exclude_hv = 0;
+		bit = format_bit(root, "ibs_op", "swfilt", &word);
+		if (bit >= 0 && word == 2)
+			a->config2 = 1ULL << bit;
+		else
+			a->exclude_kernel = 0;
 		return 0;
 	}
 	snprintf(why, cap, "precise memory sampling needs an Intel (PEBS) or AMD (IBS) CPU");
@@ -204,17 +217,14 @@ int wt_perf_memory_open(struct perf_event_attr *a)
 {
 	int fd = perf_open(a);
 
-	/* Older PEBS takes precise_ip 1 only; IBS on some kernels refuses
-	 * exclude_kernel (the handler then drops kernel samples). */
-	if (fd < 0 && a->precise_ip > 1) {
-		a->precise_ip = 1;
-		fd = perf_open(a);
-	}
+	/* A kernel that cannot filter this PMU's samples by privilege level
+	 * refuses the flag (the handler then drops kernel samples). Lower
+	 * precision is never taken: without precise_ip 2 the IP is the next
+	 * instruction's, not the access's. */
 	if (fd < 0 && (errno == EINVAL || errno == EOPNOTSUPP) && a->exclude_kernel) {
 		a->exclude_kernel = 0;
+		a->exclude_hv = 0;
 		fd = perf_open(a);
-		if (fd < 0)
-			a->exclude_kernel = 1;
 	}
 	return fd;
 }

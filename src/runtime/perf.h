@@ -41,8 +41,8 @@ int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const c
 			int want_store, uint64_t period, char *why, size_t cap);
 /* What period 0 means: accesses (Intel) or ops (AMD IBS) per sample. */
 uint64_t wt_perf_memory_default_period(enum wt_cpu_vendor v, int want_store);
-/* Open it on the calling thread, lowering what the kernel refuses (a is
- * updated to what opened). fd, or -1 with errno. */
+/* Open it on the calling thread, without the kernel filter if this PMU
+ * cannot filter (a is updated to what opened). fd, or -1 with errno. */
 int wt_perf_memory_open(struct perf_event_attr *a);
 
 #endif

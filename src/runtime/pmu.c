@@ -16,17 +16,23 @@
 
 #include "runtime/witch.h"
 
-#define KERNEL_SPACE (1ULL << 47)
+#define CODE_PAGE 4096UL	/* x86-64's smallest page: code is mapped by at least this */
 
-static size_t page_bytes(void)
+/* The ring's size. Handlers do not call sysconf: it reads libc data that
+ * a watch may cover. */
+static size_t ring_bytes(void)
 {
-	return (size_t)sysconf(_SC_PAGESIZE);
+	static size_t page;
+
+	if (!page)
+		page = (size_t)sysconf(_SC_PAGESIZE);
+	return (1 + WT_PMU_RING_PAGES) * page;
 }
 
 int wt_pmu_start(struct wt_thread *t)
 {
 	struct perf_event_attr a = wt_cfg.pmu_attr;
-	size_t bytes = (1 + WT_PMU_RING_PAGES) * page_bytes();
+	size_t bytes = ring_bytes();
 	void *ring;
 
 	t->pmu_fd = wt_perf_memory_open(&a);
@@ -49,18 +55,34 @@ void wt_pmu_stop(struct wt_thread *t)
 	if (t->pmu_fd < 0)
 		return;
 	ioctl(t->pmu_fd, PERF_EVENT_IOC_DISABLE, 0);
+	munmap(t->pmu_ring, ring_bytes());
 	wt_pmu_forget(t);
 }
 
-/* A forked child's copy of its parent's event: not this process's to use. */
+/*
+ * A forked child's copy of its parent's event: not this process's to use.
+ * Its ring was not copied (perf maps it VM_DONTCOPY), so only the
+ * descriptor goes; whatever the child maps at that address is its own.
+ */
 void wt_pmu_forget(struct wt_thread *t)
 {
 	if (t->pmu_fd < 0)
 		return;
-	munmap(t->pmu_ring, (1 + WT_PMU_RING_PAGES) * page_bytes());
 	close(t->pmu_fd);
 	t->pmu_fd = -1;
 	t->pmu_ring = NULL;
+}
+
+void wt_pmu_pause(struct wt_thread *t)
+{
+	if (t->pmu_fd >= 0)
+		ioctl(t->pmu_fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void wt_pmu_resume(struct wt_thread *t)
+{
+	if (t->pmu_fd >= 0)
+		ioctl(t->pmu_fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 /* Copy n bytes at ring offset `at` (wrapping) to dst. */
@@ -91,6 +113,7 @@ unsigned wt_pmu_drain(struct perf_event_mmap_page *meta, const uint8_t *data, ui
 			ring_copy(body, data, size, tail + sizeof(h), sizeof(body));
 			last->ip = body[0];
 			last->addr = body[1];
+			last->misc = h.misc;
 			samples++;
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + sizeof(body)) {
 			ring_copy(body, data, size, tail + sizeof(h), sizeof(body));
@@ -106,7 +129,7 @@ unsigned wt_pmu_drain(struct perf_event_mmap_page *meta, const uint8_t *data, ui
 static int decode_at(uintptr_t ip, struct wd_access *acc)
 {
 	uint8_t code[15];
-	size_t n = sizeof(code), to_page_end = page_bytes() - (ip & (page_bytes() - 1));
+	size_t n = sizeof(code), to_page_end = CODE_PAGE - (ip & (CODE_PAGE - 1));
 
 	if (wt_read_target(code, ip, n) < 0) {
 		n = to_page_end < n ? to_page_end : n;	/* the code ends on this page */
@@ -114,6 +137,20 @@ static int decode_at(uintptr_t ip, struct wd_access *acc)
 			return 0;
 	}
 	return wd_decode(code, n, ip, acc);
+}
+
+/*
+ * Is the sample the program's own, at the access itself? A PMU that could
+ * not filter the kernel's samples, an IP the CPU could not pin to the
+ * instruction (IBS's RipInvalid, PEBS without its fix-up), and witch's own
+ * code outside its handlers (the wrappers of malloc, pthread_create...)
+ * give samples that are none.
+ */
+static int programs_own(const struct wt_pmu_sample *s)
+{
+	return (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
+	       (s->misc & PERF_RECORD_MISC_EXACT_IP) && s->addr &&
+	       !(s->ip >= wt_cfg.own_text_lo && s->ip < wt_cfg.own_text_hi);
 }
 
 /* Can the craft watch this access, judged after it ran? */
@@ -141,7 +178,7 @@ static uint32_t parent_context(struct wt_thread *t, uintptr_t ip, const uintptr_
 {
 	uintptr_t s, e;
 
-	if (ip >= start && ip < end)
+	if ((ip >= start && ip < end) || !end)	/* !end: no unwind info, take it as the same */
 		return n > 1 ? wt_cct_path(&t->cct, pcs + 1, n - 1) : 0;
 	if (n > 1 && wt_proc_bounds(pcs[1] - 1, &s, &e) == 0 && ip >= s && ip < e)
 		return n > 2 ? wt_cct_path(&t->cct, pcs + 2, n - 2) : 0;
@@ -159,13 +196,14 @@ void wt_pmu_on_sample(struct wt_thread *t, ucontext_t *uc)
 
 	if (!t->pmu_ring)
 		return;
-	n = wt_pmu_drain(t->pmu_ring, (const uint8_t *)t->pmu_ring + page_bytes(),
-			 WT_PMU_RING_PAGES * page_bytes(), &s, &t->st.pmu_samples_lost);
+	/* Where the kernel says the data are (Linux 4.1 on; a page on). */
+	n = wt_pmu_drain(t->pmu_ring, (const uint8_t *)t->pmu_ring + t->pmu_ring->data_offset,
+			 t->pmu_ring->data_size, &s, &t->st.pmu_samples_lost);
 	if (n == 0)
 		return;	/* its record came with an earlier signal */
 	t->st.samples++;
 	t->st.pmu_samples_lost += n - 1;	/* one context for several: keep the newest */
-	if (!s.addr || s.ip >= KERNEL_SPACE || !decode_at(s.ip, &acc) || !usable(&acc)) {
+	if (!programs_own(&s) || !decode_at(s.ip, &acc) || !usable(&acc)) {
 		t->st.pmu_samples_other++;
 		return;
 	}

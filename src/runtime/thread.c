@@ -112,10 +112,12 @@ static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 	handler_depth++;
 	if (t) {
 		start = wt_thread_cpu_ns();
+		wt_pmu_pause(t);
 		if (wt_pages_mode && wt_pages_in_own_time(t, ucv))
 			wt_sampler_skip(t);
 		else
 			wt_on_sample(t, ucv);
+		wt_pmu_resume(t);
 		charge(t, start);
 	}
 	handler_depth--;
@@ -136,7 +138,9 @@ static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
 	handler_depth++;
 	if (t && t->ready && !wt_stopping) {
 		start = wt_thread_cpu_ns();
+		wt_pmu_pause(t);
 		wt_on_trap(t, si->si_fd, ucv);
+		wt_pmu_resume(t);
 		charge(t, start);
 	}
 	handler_depth--;
@@ -470,10 +474,16 @@ static void after_fork_child(void)
 	wt_thread_start();
 }
 
+/* libwitch.so's ELF header and the end of its text, from the linker. */
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+extern const char __etext[] __attribute__((visibility("hidden")));
+
 __attribute__((constructor)) static void witch_init(void)
 {
 	if (read_config() < 0)
 		return;
+	wt_cfg.own_text_lo = (uintptr_t)__ehdr_start;
+	wt_cfg.own_text_hi = (uintptr_t)__etext;
 	/* --watch=pages stands in for all four registers. */
 	nregisters = wt_pages_mode ? WT_MAX_SLOTS : wt_debug_registers();
 	if (nregisters > wt_cfg.registers)

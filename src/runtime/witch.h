@@ -34,6 +34,7 @@ struct wt_config {
 	int use_perf_clock;	/* 1: perf task-clock source, 0: POSIX CPU timer */
 	int pmu;		/* --source=pmu: pmu_attr samples, not a timer */
 	struct perf_event_attr pmu_attr;
+	uintptr_t own_text_lo, own_text_hi;	/* libwitch.so's code: no access there is the program's */
 	char outdir[4096];
 };
 
@@ -185,12 +186,19 @@ void wt_sampler_skip(struct wt_thread *t);
 /* pmu.c: the PMU sample source */
 struct wt_pmu_sample {
 	uint64_t ip, addr;
+	uint16_t misc;		/* the record's PERF_RECORD_MISC_* */
 };
-#define WT_PMU_RING_PAGES 8	/* data pages after the ring's first; a power of two */
+/* Data pages after the ring's first; a power of two. A record is 24 bytes
+ * and each brings a signal: one page holds 170. The pages count against
+ * the user's locked-memory limit for perf. */
+#define WT_PMU_RING_PAGES 1
 int wt_pmu_start(struct wt_thread *t);
 void wt_pmu_stop(struct wt_thread *t);
 void wt_pmu_forget(struct wt_thread *t);
 void wt_pmu_on_sample(struct wt_thread *t, ucontext_t *uc);
+/* Around witch's own handlers: their stores and loads are not the program's. */
+void wt_pmu_pause(struct wt_thread *t);
+void wt_pmu_resume(struct wt_thread *t);
 /*
  * Consume the records the kernel wrote to ring `meta` (its data: `size`
  * bytes, a power of two, right after meta's page) since the last call.

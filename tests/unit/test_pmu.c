@@ -94,6 +94,12 @@ static void test_events(void)
 	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 0, 1001, why, sizeof(why)) == 0 &&
 		       a.sample_period == 1008,
 	       "IBS periods round up to a multiple of 16");
+	tap_ok(!a.exclude_kernel && !a.exclude_hv && a.config2 == 0,
+	       "IBS without swfilt: no exclude flags (it refuses them)");
+	put_file("ibs_op/format/swfilt", "config2:0\n");
+	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 0, 0, why, sizeof(why)) == 0 &&
+		       a.config2 == 1 && a.exclude_kernel && !a.exclude_hv,
+	       "IBS with swfilt (config2:0): it filters out the kernel");
 	put_file("ibs_op/format/cnt_ctl", "config1:3\n");
 	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 0, 0, why, sizeof(why)) < 0,
 	       "a cnt_ctl field elsewhere than config: refused");
@@ -113,9 +119,10 @@ struct ring {
 	uint64_t size;
 };
 
-static void put_record(struct ring *r, uint32_t type, const uint64_t *body, int n)
+static void put_record(struct ring *r, uint32_t type, uint16_t misc, const uint64_t *body, int n)
 {
-	struct perf_event_header h = { .type = type, .size = (uint16_t)(sizeof(h) + 8 * n) };
+	struct perf_event_header h = { .type = type, .misc = misc,
+				       .size = (uint16_t)(sizeof(h) + 8 * n) };
 	const uint8_t *src[2] = { (const uint8_t *)&h, (const uint8_t *)body };
 	size_t len[2] = { sizeof(h), 8 * (size_t)n };
 	int part;
@@ -126,11 +133,19 @@ static void put_record(struct ring *r, uint32_t type, const uint64_t *body, int 
 			r->data[r->meta->data_head++ % r->size] = src[part][i];
 }
 
-static void put_sample(struct ring *r, uint64_t ip, uint64_t addr)
+/* A sample as a PEBS or IBS record of user code brings it: the IP exact. */
+#define USER_EXACT (PERF_RECORD_MISC_USER | PERF_RECORD_MISC_EXACT_IP)
+
+static void put_sample_misc(struct ring *r, uint64_t ip, uint64_t addr, uint16_t misc)
 {
 	uint64_t body[2] = { ip, addr };
 
-	put_record(r, PERF_RECORD_SAMPLE, body, 2);
+	put_record(r, PERF_RECORD_SAMPLE, misc, body, 2);
+}
+
+static void put_sample(struct ring *r, uint64_t ip, uint64_t addr)
+{
+	put_sample_misc(r, ip, addr, USER_EXACT);
 }
 
 static int drain(struct ring *r, struct wt_pmu_sample *s, uint64_t *lost)
@@ -143,19 +158,19 @@ static void test_ring(void)
 	static struct perf_event_mmap_page meta;
 	static uint8_t data[256];
 	struct ring ring = { &meta, data, sizeof(data) }, *r = &ring;
-	struct wt_pmu_sample s = { 0, 0 };
+	struct wt_pmu_sample s = { 0, 0, 0 };
 	uint64_t lost = 0, lostrec[2] = { 7, 5 }, throttle[3] = { 1, 2, 3 };
 	int i;
 
 	tap_ok(drain(r, &s, &lost) == 0 && r->meta->data_tail == 0,
 	       "an empty ring: no sample");
 	put_sample(r, 0x401000, 0x7000);
-	tap_ok(drain(r, &s, &lost) == 1 && s.ip == 0x401000 &&
+	tap_ok(drain(r, &s, &lost) == 1 && s.ip == 0x401000 && s.misc == USER_EXACT &&
 		       s.addr == 0x7000 && r->meta->data_tail == r->meta->data_head,
 	       "one sample: its ip and address, and the ring consumed");
 	put_sample(r, 1, 10);
-	put_record(r, PERF_RECORD_LOST, lostrec, 2);
-	put_record(r, PERF_RECORD_THROTTLE, throttle, 3);
+	put_record(r, PERF_RECORD_LOST, 0, lostrec, 2);
+	put_record(r, PERF_RECORD_THROTTLE, 0, throttle, 3);
 	put_sample(r, 2, 20);
 	tap_ok(drain(r, &s, &lost) == 2 && s.ip == 2 && s.addr == 20 &&
 		       lost == 5,
@@ -279,6 +294,8 @@ static void test_sample_to_verdict(void)
 	th.pmu_ring = mmap(NULL, (1 + WT_PMU_RING_PAGES) * page, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ring.meta = th.pmu_ring;
+	ring.meta->data_offset = page;	/* as the kernel fills them in */
+	ring.meta->data_size = WT_PMU_RING_PAGES * page;
 	ring.data = (uint8_t *)th.pmu_ring + page;
 	ring.size = WT_PMU_RING_PAGES * page;
 	if (wt_cct_init(&th.cct, 4096, 256) < 0 || th.pmu_ring == MAP_FAILED || !th.pc_cache) {
@@ -310,13 +327,23 @@ static void test_sample_to_verdict(void)
 	sample_store(&target, 0);
 	tap_ok(th.st.pmu_samples_other == 1 && watching(0) < 0, "a sample without an address: not watched");
 	sample_store(&other, (uintptr_t)&other);
-	put_sample(r, 0xffffffff81000000ULL, (uintptr_t)&other);
-	wt_pmu_on_sample(&th, NULL);	/* never reaches the unwinder */
-	tap_ok(th.st.pmu_samples_other == 2, "a kernel instruction's sample: not watched");
+	put_sample_misc(r, (uintptr_t)pmu_store, (uintptr_t)&other,
+			PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_EXACT_IP);
+	wt_pmu_on_sample(&th, NULL);	/* none of these reaches the unwinder */
+	tap_ok(th.st.pmu_samples_other == 2, "a sample in the kernel: not watched");
+	put_sample_misc(r, (uintptr_t)pmu_store, (uintptr_t)&other, PERF_RECORD_MISC_USER);
+	wt_pmu_on_sample(&th, NULL);
+	tap_ok(th.st.pmu_samples_other == 3, "a sample whose IP is not exact: not watched");
+	wt_cfg.own_text_lo = (uintptr_t)pmu_store;
+	wt_cfg.own_text_hi = (uintptr_t)pmu_after;
+	put_sample(r, (uintptr_t)pmu_store, (uintptr_t)&other);
+	wt_pmu_on_sample(&th, NULL);
+	wt_cfg.own_text_lo = wt_cfg.own_text_hi = 0;
+	tap_ok(th.st.pmu_samples_other == 4, "a sample in witch's own code: not watched");
 	put_sample(r, (uintptr_t)test_ring, (uintptr_t)&other);	/* a function's first bytes: no store */
 	put_sample(r, (uintptr_t)pmu_store, 0);
 	wt_pmu_on_sample(&th, NULL);
-	tap_ok(th.st.pmu_samples_lost == 1 && th.st.pmu_samples_other == 3,
+	tap_ok(th.st.pmu_samples_lost == 1 && th.st.pmu_samples_other == 5,
 	       "two records in one signal: the older counted lost");
 	wt_slots_close(&th);
 }
