@@ -222,7 +222,8 @@ static int experiment(struct ctx *c, struct rec *r)
 	e.speedup = (uint32_t)(v * 1000 + 0.5);
 	if (get_u64(c, r, "duration", 1, &e.duration) ||
 	    get_u64(c, r, "selected-samples", 1, &e.selected_samples) ||
-	    get_u64(c, r, "delays", 0, &e.delays) || get_u64(c, r, "delay-ns", 0, &e.delay_ns))
+	    get_u64(c, r, "delays", 0, &e.delays) || get_u64(c, r, "delay-ns", 0, &e.delay_ns) ||
+	    get_u64(c, r, "start", 0, &e.start))
 		return -1;
 	if (wr_grow((void **)&p->exps, &p->cap_exps, p->nexps + 1, sizeof(*p->exps)))
 		return bad(c, "out of memory");

@@ -27,6 +27,8 @@ struct wc_exp {
 	uint64_t duration;	/* ns, delays excluded */
 	uint64_t selected_samples;
 	uint64_t delays, delay_ns;
+	uint64_t start;		/* CLOCK_MONOTONIC ns it began (0: not recorded);
+				   only diagnosis reads it, the analysis does not */
 	size_t obs, nobs;	/* into obs */
 };
 

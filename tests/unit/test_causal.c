@@ -311,6 +311,9 @@ static void test_reader(void)
 	bad("witch-causal\tversion=1\tpid=1\nexperiment\tselected=a.c:1\tspeedup=0.5"
 	    "\tselected-samples=1\n", "causal.1:2: experiment record without duration=",
 	    "missing field");
+	bad("witch-causal\tversion=1\tpid=1\nexperiment\tselected=a.c:1\tspeedup=0.5\tduration=1"
+	    "\tselected-samples=1\tstart=12:30\n", "causal.1:2: start=12:30 is not a whole number",
+	    "a start that is no time");
 	bad("witch-causal\tversion=1\tpid=1\nsamples\tlocation=a.c:1\tcount\n",
 	    "causal.1:2: field 'count' is not key=value", "field without =");
 	bad("witch-causal\tversion=1\tpid=1\n\nruntime\ttime=1\n", "causal.1:2: empty line",
