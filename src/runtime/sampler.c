@@ -70,34 +70,35 @@ void wt_sampler_skip(struct wt_thread *t)
 
 int wt_sampler_start(struct wt_thread *t)
 {
-	uint64_t ns = next_interval(t);
+	uint64_t ns;
 
 	t->timer_fd = -1;
 	if (wt_cfg.pmu) {
 		if (wt_pmu_start(t) < 0)
 			return -1;
-		t->have_timer = 1;
+		t->sampling = 1;
 		return 0;
 	}
+	ns = next_interval(t);
 	if (wt_cfg.use_perf_clock) {
 		t->timer_fd = wt_perf_task_clock(ns);
 		if (t->timer_fd < 0 || wt_perf_route(t->timer_fd, wt_sig_sample, t->tid) < 0)
 			return -1;
-		t->have_timer = 1;
+		t->sampling = 1;
 		return 0;
 	}
 	if (wt_cpu_timer(wt_sig_sample, t->tid, &t->timer) < 0)
 		return -1;
-	t->have_timer = 1;
+	t->sampling = 1;
 	arm_timer(t);
 	return 0;
 }
 
 void wt_sampler_stop(struct wt_thread *t)
 {
-	if (!t->have_timer)
+	if (!t->sampling)
 		return;
-	t->have_timer = 0;
+	t->sampling = 0;
 	if (wt_cfg.pmu) {
 		wt_pmu_stop(t);
 	} else if (t->timer_fd >= 0) {

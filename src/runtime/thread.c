@@ -360,6 +360,25 @@ static long env_long(const char *name, long def)
 	return s && *s ? strtol(s, NULL, 10) : def;
 }
 
+/*
+ * --source=pmu: the CPU's memory event samples instead of a timer, and
+ * WITCH_PERIOD counts its events, not nanoseconds. 0, or -1 when it
+ * cannot be set up here (the CLI checked that it opens).
+ */
+static int read_pmu_source(void)
+{
+	char why[256];
+
+	if (wt_pages_mode ||
+	    wt_perf_memory_attr(&wt_cfg.pmu_attr, wt_cpu_vendor(), NULL, wt_craft_wants_store(),
+				(uint64_t)env_long("WITCH_PERIOD", 0), why, sizeof(why)) < 0)
+		return -1;
+	wt_cfg.pmu = 1;
+	wt_cfg.use_perf_clock = 0;
+	wt_cfg.period_ns = 0;	/* no timer runs */
+	return 0;
+}
+
 static int read_config(void)
 {
 	const char *craft = getenv("WITCH_CRAFT"), *out = getenv("WITCH_OUT");
@@ -392,17 +411,9 @@ static int read_config(void)
 		wt_cfg.period_ns = 0;
 		wt_cfg.rate_hz = 250;
 	}
-	if (getenv("WITCH_SOURCE") && !strcmp(getenv("WITCH_SOURCE"), "pmu")) {
-		char why[256];
-
-		/* The CLI checked that it opens; the period is in events. */
-		if (wt_pages_mode ||
-		    wt_perf_memory_attr(&wt_cfg.pmu_attr, wt_cpu_vendor(), NULL, wt_craft_wants_store(),
-					(uint64_t)wt_cfg.period_ns, why, sizeof(why)) < 0)
-			return -1;
-		wt_cfg.pmu = 1;
-		wt_cfg.use_perf_clock = 0;
-	}
+	if (getenv("WITCH_SOURCE") && !strcmp(getenv("WITCH_SOURCE"), "pmu") &&
+	    read_pmu_source() < 0)
+		return -1;
 	strncpy(wt_cfg.outdir, out, sizeof(wt_cfg.outdir) - 1);
 	return 0;
 }

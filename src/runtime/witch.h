@@ -122,7 +122,7 @@ struct wt_thread {
 	uintptr_t fs_base, gs_base;
 	timer_t timer;
 	int timer_fd;			/* perf task-clock source, -1 if POSIX timer */
-	int have_timer;
+	int sampling;			/* its sample source (timer or PMU event) runs */
 	int pmu_fd;			/* --source=pmu: the memory event, -1 if none */
 	struct perf_event_mmap_page *pmu_ring;	/* its ring buffer: this page, then the data */
 	struct wt_slot slot[WT_MAX_SLOTS];
