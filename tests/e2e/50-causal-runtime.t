@@ -161,10 +161,11 @@ within "$(echo "100 * $du / ($rt - $wf)" | bc)" 65 85 "the duration is the run m
 
 # --- virtual speedup -----------------------------------------------------------
 # One thread, a line taking a fraction f: predicted f*s.
-# 8000 iterations (9 s), for 25-50 experiments a speedup: with 4000, one
-# of 8 runs of this file on a quiet machine came 8.6 and 8.8 points high
-# at f = 0.5 (33.6 for 25, 58.8 for 50; the seven others 22.5-28.7 and
-# 49.3-53.6): this VM's cores change speed for seconds at a time.
+# 8000 iterations (9 s natively), for 20-50 experiments a speedup: with
+# 4000, one of 7 recorded runs of this file on a quiet machine came 8.6
+# and 8.8 points high at f = 0.5 (33.6 for 25, 58.8 for 50; the six
+# others 22.5-28.7 and 49.3-53.6): this VM's cores change speed for
+# seconds at a time.
 for f in 0.5 0.25; do
 	causal "$TMP/f$f" causal_frac WITCH_CAUSAL_FIXED_LINE="$id" WITCH_CAUSAL_SPEEDUPS=0,50,100 -- "$PROGS/causal_frac" "$f" 8000 >/dev/null
 	"$PREDICT" "$TMP"/f$f/causal.* | while read -r s p n; do diag "f=$f: line +$s% -> program +$p% ($n experiments)"; done
@@ -218,11 +219,12 @@ table causal_fig1
 ida=$(line_id causal_fig1 "fig1: line a")
 pin="100 5 pin"
 [ "$(nproc)" -ge 2 ] || pin=
-# 6000 rounds (25 s), for 150-200 experiments a speedup: with 1000, some
-# 20 each, the prediction at +100 % scattered from -9 to +16 points around
-# this run's truth, and a clean-clone CI run failed at +16 (25.9 % for a
-# truth of 9.8 %); with 3000, 8 runs of this file scattered from -2.9 to
-# +6.0 around it, and one failed (15.5 for a truth of 9.5 %).
+# 6000 rounds (22 s natively), for 90-190 experiments a speedup: with
+# 1000, some 20 each, the prediction at +100 % scattered from -9 to +16
+# points around this run's truth, and a clean-clone CI run failed at +16
+# (25.9 % for a truth of 9.8 %); with 3000, 7 recorded runs of this file
+# scattered from -2.9 to +6.0 around it, and one failed (15.5 for a truth
+# of 9.5 %).
 # shellcheck disable=SC2086
 causal "$TMP/fig1" causal_fig1 CAUSAL_FIG1_TRUTH="$TMP/fig1.truth" WITCH_CAUSAL_FIXED_LINE="$ida" WITCH_CAUSAL_SPEEDUPS=0,50,100 -- "$PROGS/causal_fig1" 6000 $pin >/dev/null
 "$PREDICT" "$TMP"/fig1/causal.* | while read -r s p n; do diag "Figure 1: a() +$s% -> program +$p% ($n experiments)"; done
