@@ -180,17 +180,19 @@ static void classify_control(const ZydisDecodedInstruction *in,
 	out->flags |= WD_CONTROL;
 	if (in->mnemonic == ZYDIS_MNEMONIC_RET && in->meta.branch_type != ZYDIS_BRANCH_TYPE_FAR)
 		out->flags |= WD_RET;
-	if (in->mnemonic == ZYDIS_MNEMONIC_JMP && in->meta.branch_type == ZYDIS_BRANCH_TYPE_NEAR &&
-	    ops[0].size == 64) {
-		/* A jump table's or a PLT stub's jmp: the walk can follow it
-		 * with the registers right before it. */
+	if ((in->mnemonic == ZYDIS_MNEMONIC_JMP || in->mnemonic == ZYDIS_MNEMONIC_CALL) &&
+	    in->meta.branch_type == ZYDIS_BRANCH_TYPE_NEAR && ops[0].size == 64) {
+		/* A jump table's, a PLT stub's or a function pointer's
+		 * target: the walk can follow it with the registers right
+		 * before it. */
 		uint8_t r = ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER ? greg_of(ops[0].reg.value)
 								       : WD_REG_NONE;
 
 		if (r < REG_RIP)
 			out->target_reg = r;
 		if (r < REG_RIP || ops[0].type == ZYDIS_OPERAND_TYPE_MEMORY)
-			out->flags |= WD_INDIRECT_JMP;
+			out->flags |= in->mnemonic == ZYDIS_MNEMONIC_JMP ? WD_INDIRECT_JMP
+									 : WD_INDIRECT_CALL;
 	}
 	if (ops[0].type != ZYDIS_OPERAND_TYPE_IMMEDIATE || !ops[0].imm.is_relative ||
 	    !ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(in, &ops[0], out->pc, &target)))
@@ -513,7 +515,7 @@ enum wd_find wd_find_next_access(uintptr_t pc, uintptr_t code_end, int want_stor
 			p = a.target;
 			continue;
 		}
-		if (a.flags & (WD_COND_JMP | WD_INDIRECT_JMP)) {
+		if (a.flags & (WD_COND_JMP | WD_INDIRECT_JMP | WD_INDIRECT_CALL)) {
 			*out = a;
 			return WD_BRANCH;
 		}

@@ -42,6 +42,7 @@ enum wd_flags {
 	WD_RET = 1 << 9,	/* near ret: to the return address on the stack */
 	WD_INDIRECT_JMP = 1 << 10, /* near jmp through register `target_reg`, or
 				   (target_reg WD_REG_NONE) through the memory operand */
+	WD_INDIRECT_CALL = 1 << 11, /* near call through `target_reg` or memory, likewise */
 	WD_ADDR_STALE = 1 << 6,	/* set only by wd_find_next_access: an instruction
 				   before this one writes a register its address
 				   uses, so the sampled registers do not give it
@@ -80,7 +81,7 @@ struct wd_access {
 	uint8_t cond;		/* WD_COND_JMP: x86 condition code 0..15, or WD_COND_RCXZ/ECXZ */
 	uint8_t string_op;	/* WD_STRING: enum wd_string_op */
 	uint8_t rep;		/* WD_STRING: has a rep/repe/repne prefix */
-	uint8_t target_reg;	/* WD_INDIRECT_JMP: gregs index, or WD_REG_NONE */
+	uint8_t target_reg;	/* WD_INDIRECT_JMP/CALL: gregs index, or WD_REG_NONE */
 	int64_t disp;
 };
 
@@ -155,8 +156,9 @@ enum wd_find {
 				   or writes its own address registers (*out says which) */
 	WD_UNDECODABLE,		/* bytes that do not decode (before code_end) */
 	WD_BRANCH,		/* a conditional or indirect jump (WD_COND_JMP,
-				   WD_INDIRECT_JMP) came first: *out is it; where it
-				   goes needs the flags or registers right before it */
+				   WD_INDIRECT_JMP), or looking for loads an indirect
+				   call through a register, came first: *out is it; where
+				   it goes needs the flags or registers right before it */
 	WD_CALL,		/* looking for loads, a direct call came first: *out is it
 				   (a store walk meets the call's push first) */
 	WD_RETURN,		/* a ret came first: *out is it */

@@ -167,16 +167,21 @@ static int enter(struct wt_thread *t, uintptr_t pc, uint32_t parent)
  * the sample's probe (an access watched or waited for, or none to be). */
 enum step { STEP_ON, STEP_DONE, STEP_NONE };
 
-/* The callee of direct call acc: its context has the call in it (a call
- * into a shared library goes on at its PLT stub). */
-static enum step into_callee(struct wt_thread *t, const struct wd_access *acc, uintptr_t *pc)
+/* Into the callee at *pc of call acc: its context has the call in it (a
+ * call into a shared library goes on at its PLT stub). */
+static enum step call_into(struct wt_thread *t, const struct wd_access *acc, uintptr_t *pc)
 {
 	struct wt_probe *p = &t->probe;
 
 	p->hops++;
-	*pc = acc->target;
 	return enter(t, *pc, wt_cct_child(&t->cct, p->parent_node, acc->pc + acc->len)) < 0
 		       ? STEP_NONE : STEP_ON;
+}
+
+static enum step into_callee(struct wt_thread *t, const struct wd_access *acc, uintptr_t *pc)
+{
+	*pc = acc->target;
+	return call_into(t, acc, pc);
 }
 
 /* Back in the caller, at the return address the context holds (the leaf's
@@ -200,11 +205,11 @@ static int rip_relative(const struct wd_access *acc)
 	return acc->target_reg == WD_REG_NONE && acc->base == REG_RIP && acc->index == WD_REG_NONE;
 }
 
-/* Indirect jump acc, with registers uc as of right before it (any, when
- * rip_relative). Out of the function it is a tail call: the callee returns
- * to the same caller. */
-static enum step indirect_jump(struct wt_thread *t, const struct wd_access *acc,
-			       const ucontext_t *uc, uintptr_t *pc)
+/* Indirect jump or call acc, with registers uc as of right before it (any,
+ * when rip_relative). A jump out of the function is a tail call: the callee
+ * returns to the same caller. */
+static enum step indirect(struct wt_thread *t, const struct wd_access *acc,
+			  const ucontext_t *uc, uintptr_t *pc)
 {
 	struct wt_probe *p = &t->probe;
 
@@ -213,6 +218,8 @@ static enum step indirect_jump(struct wt_thread *t, const struct wd_access *acc,
 	else if (wt_read_target(pc, wd_effective_address(acc, uc, t->fs_base, t->gs_base),
 				sizeof(*pc)) < 0)
 		return STEP_NONE;
+	if (acc->flags & WD_INDIRECT_CALL)
+		return call_into(t, acc, pc);
 	p->hops++;
 	if ((*pc < p->proc_start || *pc >= p->proc_end) && enter(t, *pc, p->parent_node) < 0)
 		return STEP_NONE;
@@ -243,13 +250,28 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 	return *pc < p->proc_start || *pc >= p->proc_end ? STEP_NONE : STEP_ON;
 }
 
+/* A conditional or indirect jump, or an indirect call: followed now when
+ * the registers it needs are at hand, else from right before it. */
+static enum step branch(struct wt_thread *t, const struct wd_access *acc, const ucontext_t *uc,
+			uintptr_t *pc)
+{
+	if ((acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL)) &&
+	    (acc->pc == rip(uc) || rip_relative(acc)))
+		return indirect(t, acc, uc, pc);
+	return with_registers(t, acc, uc, pc);
+}
+
 /* The next access of the wanted kind is one no watch is set on as found:
  * an implicit, string, VSIB or self-addressed one (WD_SKIPPED). */
 static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
 			 const ucontext_t *uc, uintptr_t *pc, int *skips)
 {
+	/* A call's push (and an indirect call's load of its target) is
+	 * never sampled: the walk goes on into the callee. */
 	if (acc->flags & WD_DIRECT_CALL)
-		return into_callee(t, acc, pc);	/* a store walk meets the call's push */
+		return into_callee(t, acc, pc);
+	if (acc->flags & WD_INDIRECT_CALL)
+		return branch(t, acc, uc, pc);
 	if ((acc->flags & WD_IMPLICIT) && !(acc->flags & WD_CONTROL)) {
 		/* push, pop, leave: never sampled, as the spy never watches
 		 * them; the next access is after */
@@ -298,10 +320,7 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 			step = skipped(t, &acc, uc, &pc, &skips);
 			break;
 		case WD_BRANCH:
-			if ((acc.flags & WD_INDIRECT_JMP) && (acc.pc == rip(uc) || rip_relative(&acc)))
-				step = indirect_jump(t, &acc, uc, &pc);
-			else
-				step = with_registers(t, &acc, uc, &pc);
+			step = branch(t, &acc, uc, &pc);
 			break;
 		case WD_CALL:
 			step = into_callee(t, &acc, &pc);

@@ -65,6 +65,7 @@ __asm__(
 			"jmp *%rdx\n"
 	L(t_jmprip)	"jmp *16(%rip)\n"
 	L(t_calreg)	"call *%rdx\n"
+	L(t_calmem)	"call *16(%rax)\n"
 	L(t_xbegin)	"xbegin t_sib\n"
 	L(t_syscall)	"syscall\n"
 	L(t_ud2)	"ud2\n"
@@ -115,7 +116,7 @@ extern const uint8_t t_sib[], t_rip[], t_fs[], t_gs[], t_a32[], t_a32w[], t_movu
 	t_zmask[], t_add[], t_cmpxchg[], t_lea[], t_nopw[], t_prefetch[], t_clflush[],
 	t_xsave[], t_push[], t_pop[], t_pushm[], t_call[], t_ret[], t_stos[], t_movs[], t_repmovs[], t_repecmps[], t_a32stos[],
 	t_gather[], t_scatter[], t_selfld[], t_alias[], t_jmp[], t_jne[], t_jmpind[], t_jmpreg[],
-	t_jmprip[], t_calreg[],
+	t_jmprip[], t_calreg[], t_calmem[],
 	t_xbegin[], t_syscall[], t_ud2[], t_end[];
 extern const uint8_t f_seq[], f_seq_st[], f_jcc[], f_jmp[], f_jmp_tgt[], f_push[],
 	f_call[], f_stale[], f_ret[], f_prec[], f_prec_a1[], f_prec_a2[], f_prec_a3[];
@@ -258,8 +259,11 @@ static void test_kinds(void)
 	tap_ok(a.flags == (WD_CONTROL | WD_INDIRECT_JMP) && a.base == REG_RIP &&
 	       a.target_reg == WD_REG_NONE, "jmp *16(%%rip): indirect through memory");
 	a = dec(t_calreg);
-	tap_ok(!(a.flags & WD_INDIRECT_JMP) && a.target_reg == WD_REG_NONE,
-	       "call *%%rdx: not an indirect jmp");
+	tap_ok(a.kind == WD_STORE && (a.flags & WD_INDIRECT_CALL) && !(a.flags & WD_INDIRECT_JMP) &&
+	       a.target_reg == REG_RDX, "call *%%rdx: an indirect call, target in rdx, pushes");
+	a = dec(t_calmem);
+	tap_ok((a.flags & WD_INDIRECT_CALL) && a.target_reg == WD_REG_NONE && a.base == REG_RAX &&
+	       a.disp == 16 && a.size == 8, "call *16(%%rax): target read from the explicit operand");
 	check_flags("xbegin", t_xbegin, WD_NONE, WD_CONTROL);
 	check_flags("syscall", t_syscall, WD_NONE, WD_CONTROL);
 	check_flags("ud2", t_ud2, WD_NONE, WD_CONTROL);
@@ -342,6 +346,15 @@ static void test_find(void)
 	tap_ok(r == WD_BRANCH && a.pc == (uintptr_t)t_jmprip, "find store: stops at jmp *16(%%rip)");
 	r = find(f_ret, t_end, 1, 16, &a);
 	tap_ok(r == WD_RETURN && a.pc == (uintptr_t)f_ret + 3, "find store: stops at ret");
+	r = find(t_calreg, t_end, 0, 16, &a);
+	tap_ok(r == WD_BRANCH && (a.flags & WD_INDIRECT_CALL),
+	       "find load: stops at call *%%rdx (its target needs rdx)");
+	r = find(t_calreg, t_end, 1, 16, &a);
+	tap_ok(r == WD_SKIPPED && (a.flags & WD_INDIRECT_CALL),
+	       "find store: call *%%rdx is a skipped store (its push)");
+	r = find(t_calmem, t_end, 0, 16, &a);
+	tap_ok(r == WD_SKIPPED && (a.flags & WD_INDIRECT_CALL) && a.base == REG_RAX,
+	       "find load: call *16(%%rax) is a skipped load");
 
 	memset(junk, 0x90, sizeof(junk));
 	junk[2] = 0x06;
