@@ -41,6 +41,11 @@ static const char usage_text[] =
 	"  --period=N                timer: sample every N nanoseconds of CPU time instead of --rate;\n"
 	"                            pmu: every N stores (loads for --craft=load; default 5000011,\n"
 	"                            10000019), or on AMD every N ops of any kind (default 1000000)\n"
+	"  --spread=N                timer: each sample stands for one of the next N stores (loads)\n"
+	"                            drawn at random, not the next one: neighbouring accesses\n"
+	"                            share the time before them, which evens out the timer's\n"
+	"                            weighting by time; costs up to N more traps a sample\n"
+	"                            (default 1; bench/accuracy: 16 is within 5 points more often)\n"
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
 	"  --watch=auto|registers|pages\n"
 	"                            how to watch: hardware debug registers, or page protection\n"
@@ -57,7 +62,7 @@ struct record_opts {
 	const char *craft;
 	const char *outdir;
 	const char *source;
-	long rate, period;
+	long rate, period, spread;
 	int rate_given;
 	const char *approx;
 	int registers;
@@ -86,6 +91,9 @@ static int check_source(const struct record_opts *o)
 				    "sample, 10000 to 10000000000%s", num, "");
 		return 0;
 	}
+	if (o->spread > 1)
+		return fail("--spread draws among the accesses after a timer sample; --source=pmu "
+			    "samples accesses themselves, by count: drop --spread%s%s", "", "");
 	if (o->rate_given)
 		return fail("--rate counts CPU time, which --source=pmu does not sample; give "
 			    "--period=N accesses per sample instead%s%s", "", "");
@@ -106,6 +114,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "period", required_argument, NULL, 'p' },
 		{ "source", required_argument, NULL, 's' },
 		{ "registers", required_argument, NULL, 'n' },
+		{ "spread", required_argument, NULL, 'S' },
 		{ "approx", required_argument, NULL, 'a' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -119,6 +128,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->craft = "dead";
 	o->rate = DEFAULT_RATE;
+	o->spread = 1;
 	o->source = "timer";
 	o->watch = "auto";
 	/* "+": stop at the program name, its options are its own. */
@@ -150,6 +160,12 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			if (strcmp(optarg, "timer") && strcmp(optarg, "pmu"))
 				return fail("--source=%s: give timer (the default) or pmu%s", optarg, "");
 			o->source = optarg;
+			break;
+		case 'S':
+			if (cli_long(optarg, 1, 64, &v) < 0)
+				return fail("--spread=%s: give how many accesses a sample draws among, "
+					    "1 (the next one) to 64", optarg, "");
+			o->spread = v;
 			break;
 		case 'n':
 			/* One register is the probe's, at least one must watch. */
@@ -211,6 +227,8 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	setenv("WITCH_RATE", num, 1);
 	snprintf(num, sizeof(num), "%ld", o->period);
 	setenv("WITCH_PERIOD", num, 1);
+	snprintf(num, sizeof(num), "%ld", o->spread);
+	setenv("WITCH_SPREAD", num, 1);
 	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
 	setenv("WITCH_REGISTERS", num, 1);
 	setenv("WITCH_APPROX", o->approx ? o->approx : "0.01", 1);

@@ -40,7 +40,7 @@ static const char *const known_sources[] = {
 
 enum header {
 	H_TOOL, H_SOURCE, H_RATE_HZ, H_PERIOD, H_REGISTERS, H_PID,
-	H_START_NS, H_END_NS, H_STATUS, H_COUNT
+	H_START_NS, H_END_NS, H_STATUS, H_SPREAD, H_COUNT
 };
 
 struct parser {
@@ -300,6 +300,17 @@ static int parse_tool(struct parser *ps, char **f, const struct keyword *kw)
 		return fail(ps, "unknown tool '%s' (this witch knows dead, "
 			    "silent, load, deadspy, redspy, loadspy)",
 			    quote(ps, f[1]));
+	return 0;
+}
+
+/* Optional (timer samples only, since version 1's first profiles had
+ * none): 1, the next access, when absent. */
+static int parse_spread(struct parser *ps, char **f, const struct keyword *kw)
+{
+	if (number(ps, f[1], &ps->p->spread, kw->name))
+		return -1;
+	if (ps->p->spread < 1)
+		return fail(ps, "spread 0: a sample stands for one of at least 1 access");
 	return 0;
 }
 
@@ -595,6 +606,7 @@ static const struct keyword keywords[] = {
 	HDR("rate_hz", H_RATE_HZ, rate_hz),
 	HDR("period", H_PERIOD, period),
 	HDR("registers", H_REGISTERS, registers),
+	{ "spread", 2, parse_spread, H_SPREAD, 0, 0 },
 	HDR("pid", H_PID, pid),
 	HDR("start_ns", H_START_NS, start_ns),
 	HDR("end_ns", H_END_NS, end_ns),
@@ -715,7 +727,7 @@ static int check_header_complete(struct parser *ps)
 	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
 		int h = keywords[i].header;
 
-		if (h >= 0 && !(ps->seen & 1u << h))
+		if (h >= 0 && h != H_SPREAD && !(ps->seen & 1u << h))
 			return fail_file(ps, "has no %s line; " CORRUPT,
 					 keywords[i].name);
 	}
@@ -804,6 +816,8 @@ static int parse_buffer(struct parser *ps, char *buf, size_t len)
 	}
 	if (check_header_complete(ps) || check_stats_unique(ps))
 		return -1;
+	if (!ps->p->spread)
+		ps->p->spread = 1;
 	return 0;
 }
 

@@ -67,6 +67,7 @@ struct wp_profile {
 	uint64_t rate_hz;
 	uint64_t period;
 	uint64_t registers;
+	uint64_t spread;	/* a timer sample: one of the next `spread` accesses (1 if absent) */
 	uint64_t pid;
 	uint64_t start_ns, end_ns;
 	int incomplete;		/* status incomplete: written on a crash path */

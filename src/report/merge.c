@@ -263,6 +263,7 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 		r->source = p->source;
 		r->rate_hz = p->rate_hz;
 		r->period = p->period;
+		r->spread = p->spread;
 		return 0;
 	}
 	if (tool != r->tool)
@@ -274,6 +275,11 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 		return error(err, errlen, "%s was sampled by %s but %s by %s; "
 			     "their weights differ, so report them separately",
 			     p->path, p->source, r->procs[0].file, r->source);
+	if (p->spread != r->spread)
+		return error(err, errlen, "%s was sampled with --spread=%llu but %s with "
+			     "--spread=%llu; their weights differ, so report them separately",
+			     p->path, (unsigned long long)p->spread, r->procs[0].file,
+			     (unsigned long long)r->spread);
 	if (p->rate_hz != r->rate_hz || p->period != r->period)
 		r->mixed_rates = 1;
 	return 0;

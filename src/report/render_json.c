@@ -274,6 +274,8 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 	fprintf(out, "%llu", (unsigned long long)r->rate_hz);
 	put_key(out, "period", &first);
 	fprintf(out, "%llu", (unsigned long long)r->period);
+	put_key(out, "spread", &first);
+	fprintf(out, "%llu", (unsigned long long)r->spread);
 	put_key(out, "mixed_rates", &first);
 	fputs(r->mixed_rates ? "true" : "false", out);
 	put_key(out, "command", &first);

@@ -124,6 +124,9 @@ static void print_source(FILE *out, const struct wr_report *r)
 	else
 		fprintf(out, "%s sampling every %llu events", src,
 			(unsigned long long)r->period);
+	if (r->spread > 1)
+		fprintf(out, ", each sample one of the next %llu %ss", (unsigned long long)r->spread,
+			r->tool->access);
 }
 
 static void print_processes(FILE *out, const struct wr_report *r)

@@ -60,6 +60,7 @@ struct wr_report {
 	const struct wr_tool *tool;	/* NULL until the first profile */
 	const char *source;
 	uint64_t rate_hz, period;
+	uint64_t spread;	/* timer: a sample stands for one of the next `spread` accesses */
 	int mixed_rates;	/* processes sampled at different rates */
 
 	struct wr_process *procs;

@@ -241,6 +241,16 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 		arm(t, WT_PROBE_BEFORE, acc->pc);
 		return STEP_DONE;
 	}
+	if (!(acc->flags & WD_COND_JMP) && p->skip > 0) {
+		/* Not the one (--spread): the walk goes on past it. */
+		p->skip--;
+		if (acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL))
+			return indirect(t, acc, uc, pc);
+		if (acc->flags & WD_CONTROL)
+			return STEP_NONE;
+		*pc = acc->pc + acc->len;
+		return STEP_ON;
+	}
 	if (!(acc->flags & WD_COND_JMP)) {
 		sample_before(t, acc, uc);
 		return STEP_DONE;
@@ -289,7 +299,11 @@ static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
 /*
  * Walk from pc; uc holds the registers as of rip(uc). The sample stands
  * for the next access of the wanted kind the thread will make, wherever
- * it is: the walk follows jumps, calls and returns to it. Stopping at a
+ * it is (with --spread=N, for one of the next N drawn at random, p->skip
+ * being how many to pass over: a timer lands before an access in
+ * proportion to the time since the one before it, and drawing among N
+ * neighbours gives each of them the mean of their times instead of its
+ * own): the walk follows jumps, calls and returns to it. Stopping at a
  * call or a return would give the accesses that follow one no samples from
  * the time before it, and those after a long stretch of other code (a
  * store after a call to a function that stores nothing) too few.
@@ -301,11 +315,17 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 	enum step step = STEP_NONE;
 	int skips = 0;
 
-	while (p->hops < MAX_HOPS) {
+	/* Each access passed over may take a jump more to reach the next. */
+	while (p->hops < MAX_HOPS + wt_cfg.spread) {
 		switch (wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(), LOOKAHEAD_INSNS,
 					    &acc)) {
 		case WD_FOUND:
 			if (!(acc.flags & WD_CONTROL) && !wt_craft_reads_before(&acc)) {
+				if (p->skip > 0) {
+					p->skip--;	/* not the one (--spread) */
+					pc = acc.pc + acc.len;
+					continue;
+				}
 				if (sampled(t, &acc) == 0)
 					arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
 				return;
@@ -358,6 +378,7 @@ void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t 
 	p->proc_start = proc_start;
 	p->proc_end = proc_end;
 	p->hops = 0;
+	p->skip = (int)(wt_rand(&t->rng) % (uint64_t)wt_cfg.spread);
 	walk(t, pcs[0], uc);
 }
 

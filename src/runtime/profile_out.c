@@ -298,6 +298,7 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 		kv("source", "timer");
 		kv_u64("rate_hz", wt_cfg.period_ns > 0 ? 0 : (uint64_t)wt_cfg.rate_hz);
 		kv_u64("period", (uint64_t)(wt_cfg.period_ns > 0 ? wt_cfg.period_ns : 0));
+		kv_u64("spread", (uint64_t)wt_cfg.spread);
 	}
 	kv_u64("registers", (uint64_t)wt_cfg.registers);
 	kv_u64("pid", (uint64_t)getpid());

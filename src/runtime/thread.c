@@ -397,6 +397,9 @@ static int read_config(void)
 	wt_cfg.rate_hz = env_long("WITCH_RATE", 200);
 	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0);
 	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS);
+	wt_cfg.spread = (int)env_long("WITCH_SPREAD", 1);
+	if (wt_cfg.spread < 1)
+		wt_cfg.spread = 1;
 	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
 	if (wt_cfg.rate_hz <= 0)
 		wt_cfg.rate_hz = 200;

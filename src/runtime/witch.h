@@ -31,6 +31,7 @@ struct wt_config {
 	long period_ns;		/* alternative to rate: CPU ns per sample */
 	double approx;		/* relative tolerance for floating-point equality */
 	int registers;		/* debug registers to use (<= discovered) */
+	int spread;		/* --spread: a timer sample stands for one of the next spread accesses */
 	int use_perf_clock;	/* 1: perf task-clock source, 0: POSIX CPU timer */
 	int pmu;		/* --source=pmu: pmu_attr samples, not a timer */
 	struct perf_event_attr pmu_attr;
@@ -107,6 +108,7 @@ struct wt_probe {
 	struct wt_slot reg;	/* the register (fd, programmed address) */
 	int state;		/* enum wt_probe_state */
 	int hops;		/* conditional jumps followed for this sample */
+	int skip;		/* accesses of the wanted kind still to pass over (--spread) */
 	int target_slot;	/* ACCESS: watch slot the reservoir chose */
 	uint32_t parent_node;	/* calling context of the sample, minus the leaf */
 	uint32_t node;		/* ACCESS: context of the access */

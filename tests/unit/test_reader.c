@@ -176,6 +176,7 @@ static void test_valid(void)
 	       p->rate_hz == 200 && p->pid == 4242 && p->registers == 4 &&
 	       p->start_ns == 1763770000000000000ULL && !p->incomplete,
 	       "header fields");
+	tap_ok(p->spread == 1, "no spread line: spread 1");
 	tap_ok(p->nargs == 2 && !strcmp(p->args[1], "input file.txt"),
 	       "arguments are unescaped");
 	tap_ok(p->nmodules == 2 && !strcmp(p->modules[0].build_id, "3f2a9c") &&
@@ -240,6 +241,8 @@ static void test_corrupt(void)
 {
 	char buf[4096];
 
+	expect_error(with_line(5, "spread 0"), ":5: spread 0", "spread 0");
+	expect_error(with_line(5, "spread x"), ":5:", "spread not a number");
 	expect_error(with_line(1, "WITCH-PROFILE 2"),
 		     "is a version 2 witch profile but this witch reads version 1",
 		     "newer version");

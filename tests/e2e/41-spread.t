@@ -1,0 +1,59 @@
+#!/bin/sh
+# --spread=N: a timer sample stands for one of the next N accesses of the
+# wanted kind, drawn at random, not the next one. neighbours stores to a[]
+# (dead) right after slow work and to b[] (used) right after that: half of
+# the bytes it stores are dead. Samples land in the slow work, so taken by
+# the next store they judge a[] nearly always (99.5 % dead in the first
+# run); drawn among the next 16 stores (8 of each), a[] and b[] alike
+# (48.6 %). With ~350 verdicts a binomial 50 % has a spread of ~2.7
+# points: 35-65 is over 5 of them.
+. "$(dirname "$0")/lib.sh"
+needs_debug_registers
+
+"$PROGS/neighbours" 3000000 >"$TMP/n.out"
+"$WITCH" record --quiet --craft=dead --rate=4000 -o "$TMP/one" -- "$PROGS/neighbours" 3000000 >"$TMP/w.out"
+ok $? "witch record neighbours"
+cmp -s "$TMP/n.out" "$TMP/w.out"
+ok $? "same output"
+"$WITCH" record --quiet --craft=dead --rate=4000 --spread=16 -o "$TMP/s16" -- "$PROGS/neighbours" 3000000 >"$TMP/w.out"
+ok $? "witch record --spread=16 neighbours"
+cmp -s "$TMP/n.out" "$TMP/w.out"
+ok $? "same output with --spread"
+
+"$WITCH" report --format=json "$TMP/one" >"$TMP/one.json"
+"$WITCH" report --format=json "$TMP/s16" >"$TMP/s16.json"
+within "$(json "$TMP/one.json" '100 * .totals.redundancy')" 90 100 \
+	"the next store after the slow work is a[]'s (dead %)"
+within "$(json "$TMP/s16.json" '100 * .totals.redundancy')" 35 65 \
+	"--spread=16 draws among a[] and b[] alike (dead %)"
+is "$(json "$TMP/one.json" '.spread')" 1 "JSON: spread 1 by default"
+is "$(json "$TMP/s16.json" '.spread')" 16 "JSON: spread 16"
+like "$("$WITCH" report "$TMP/s16" | head -n 1)" "timer sampling at 4000 Hz, each sample one of the next 16 stores" \
+	"the report says how samples were drawn"
+grep -q '^spread 16$' "$TMP"/s16/*.witch
+ok $? "the profile says spread 16"
+
+# Weights differ: the runs are not merged.
+mkdir -p "$TMP/both"
+cp "$TMP"/one/*.witch "$TMP/both/a.witch"
+cp "$TMP"/s16/*.witch "$TMP/both/b.witch"
+"$WITCH" report "$TMP/both" >/dev/null 2>"$TMP/err"
+is $? 1 "profiles of different spreads are not merged"
+like "$(cat "$TMP/err")" "--spread=16 but .* with --spread=1; their weights differ" "and the error says why"
+is "$(wc -l <"$TMP/err")" 1 "in one line"
+
+# A profile from before spread existed reads as spread 1.
+grep -v '^spread ' "$TMP"/s16/*.witch | awk '$1 == "end" { $2 = NR - 1 } { print }' >"$TMP/old.witch"
+"$WITCH" report --format=json "$TMP/old.witch" >"$TMP/old.json"
+is "$(json "$TMP/old.json" '.spread')" 1 "a profile without a spread line is spread 1"
+
+# Bad input: one line, exit 2.
+for bad in --spread=0 --spread=65 --spread=x "--spread=4 --source=pmu"; do
+	# shellcheck disable=SC2086
+	"$WITCH" record $bad -o "$TMP/bad" -- "$PROGS/neighbours" 10 >/dev/null 2>"$TMP/err"
+	is $? 2 "$bad: exit 2"
+	is "$(wc -l <"$TMP/err")" 1 "$bad: one line"
+done
+[ ! -e "$TMP/bad" ]
+ok $? "no output directory is left by bad options"
+done_testing
