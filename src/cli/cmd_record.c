@@ -45,7 +45,7 @@ static const char usage_text[] =
 	"                            drawn at random, not the next one: neighbouring accesses\n"
 	"                            share the time before them, which evens out the timer's\n"
 	"                            weighting by time; costs up to N more traps a sample\n"
-	"                            (default 1; bench/accuracy: 16 is within 5 points more often)\n"
+	"                            (default 1: the next access)\n"
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
 	"  --watch=auto|registers|pages\n"
 	"                            how to watch: hardware debug registers, or page protection\n"
