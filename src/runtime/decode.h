@@ -155,10 +155,10 @@ enum wd_find {
 	WD_SKIPPED,		/* the next access of the wanted kind is implicit/string/VSIB
 				   or writes its own address registers (*out says which) */
 	WD_UNDECODABLE,		/* bytes that do not decode (before code_end) */
-	WD_BRANCH,		/* a conditional or indirect jump (WD_COND_JMP,
-				   WD_INDIRECT_JMP), or looking for loads an indirect
-				   call through a register, came first: *out is it; where
-				   it goes needs the flags or registers right before it */
+	WD_BRANCH,		/* a conditional or indirect jump or an indirect call
+				   (WD_COND_JMP, WD_INDIRECT_JMP, WD_INDIRECT_CALL) came
+				   first: *out is it; where it goes needs the flags or
+				   registers right before it */
 	WD_CALL,		/* looking for loads, a direct call came first: *out is it
 				   (a store walk meets the call's push first) */
 	WD_RETURN,		/* a ret came first: *out is it */
@@ -169,8 +169,10 @@ enum wd_find {
  * for at most `max_insns` instructions, following unconditional direct jmps,
  * and find the first instruction that stores (want_store=1: WD_STORE or
  * WD_RMW) or loads (want_store=0: WD_LOAD or WD_RMW). Stops at a
- * conditional or indirect jump (WD_BRANCH), a direct call (WD_CALL, loads),
- * a ret (WD_RETURN) and at any other control transfer. Code is read
+ * conditional or indirect jump (WD_BRANCH), an indirect call (WD_BRANCH; a
+ * store walk meets its push, and a load walk the load of its target through
+ * memory, as WD_SKIPPED), a direct call (WD_CALL, loads), a ret (WD_RETURN)
+ * and at any other control transfer. Code is read
  * directly from memory at `pc`; `code_end`
  * bounds reads (pass the end of the executable mapping that holds pc).
  */

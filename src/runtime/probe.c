@@ -227,6 +227,24 @@ static enum step indirect(struct wt_thread *t, const struct wd_access *acc,
 }
 
 /*
+ * Access acc is not the one the sample stands for (--spread: p->skip more
+ * to pass over): the walk goes on after it. One that jumps (a jump or call
+ * through memory, for loads) goes on at its target, which needs registers
+ * as of right before it in uc.
+ */
+static enum step pass_over(struct wt_thread *t, const struct wd_access *acc,
+			   const ucontext_t *uc, uintptr_t *pc)
+{
+	t->probe.skip--;
+	if (acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL))
+		return indirect(t, acc, uc, pc);
+	if (acc->flags & WD_CONTROL)
+		return STEP_NONE;
+	*pc = acc->pc + acc->len;
+	return STEP_ON;
+}
+
+/*
  * acc needs the registers right before it: a conditional jump's flags,
  * or an access whose address they give. Until the thread is there, a
  * breakpoint waits for it.
@@ -241,23 +259,15 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 		arm(t, WT_PROBE_BEFORE, acc->pc);
 		return STEP_DONE;
 	}
-	if (!(acc->flags & WD_COND_JMP) && p->skip > 0) {
-		/* Not the one (--spread): the walk goes on past it. */
-		p->skip--;
-		if (acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL))
-			return indirect(t, acc, uc, pc);
-		if (acc->flags & WD_CONTROL)
-			return STEP_NONE;
-		*pc = acc->pc + acc->len;
-		return STEP_ON;
+	if (acc->flags & WD_COND_JMP) {
+		p->hops++;
+		*pc = wd_branch_taken(acc, uc) ? acc->target : acc->pc + acc->len;
+		return *pc < p->proc_start || *pc >= p->proc_end ? STEP_NONE : STEP_ON;
 	}
-	if (!(acc->flags & WD_COND_JMP)) {
-		sample_before(t, acc, uc);
-		return STEP_DONE;
-	}
-	p->hops++;
-	*pc = wd_branch_taken(acc, uc) ? acc->target : acc->pc + acc->len;
-	return *pc < p->proc_start || *pc >= p->proc_end ? STEP_NONE : STEP_ON;
+	if (p->skip > 0)
+		return pass_over(t, acc, uc, pc);
+	sample_before(t, acc, uc);
+	return STEP_DONE;
 }
 
 /* A conditional or indirect jump, or an indirect call: followed now when
@@ -322,9 +332,8 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 		case WD_FOUND:
 			if (!(acc.flags & WD_CONTROL) && !wt_craft_reads_before(&acc)) {
 				if (p->skip > 0) {
-					p->skip--;	/* not the one (--spread) */
-					pc = acc.pc + acc.len;
-					continue;
+					step = pass_over(t, &acc, uc, &pc);
+					break;
 				}
 				if (sampled(t, &acc) == 0)
 					arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
@@ -378,7 +387,8 @@ void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t 
 	p->proc_start = proc_start;
 	p->proc_end = proc_end;
 	p->hops = 0;
-	p->skip = (int)(wt_rand(&t->rng) % (uint64_t)wt_cfg.spread);
+	/* No draw without --spread: the default's random stream stays as it was. */
+	p->skip = wt_cfg.spread > 1 ? (int)(wt_rand(&t->rng) % (uint64_t)wt_cfg.spread) : 0;
 	walk(t, pcs[0], uc);
 }
 

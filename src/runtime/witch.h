@@ -107,7 +107,7 @@ enum wt_probe_state { WT_PROBE_IDLE = 0, WT_PROBE_BEFORE, WT_PROBE_ACCESS };
 struct wt_probe {
 	struct wt_slot reg;	/* the register (fd, programmed address) */
 	int state;		/* enum wt_probe_state */
-	int hops;		/* conditional jumps followed for this sample */
+	int hops;		/* jumps, calls, returns and breakpoints followed for this sample */
 	int skip;		/* accesses of the wanted kind still to pass over (--spread) */
 	int target_slot;	/* ACCESS: watch slot the reservoir chose */
 	uint32_t parent_node;	/* calling context of the sample, minus the leaf */
@@ -128,7 +128,7 @@ struct wt_thread {
 	int pmu_fd;			/* --source=pmu: the memory event, -1 if none */
 	struct perf_event_mmap_page *pmu_ring;	/* its ring buffer: this page, then the data */
 	struct wt_slot slot[WT_MAX_SLOTS];
-	int nslots;			/* watch slots: registers - 1 */
+	int nslots;			/* watch slots: registers - 1 (the probe's), or all with --source=pmu */
 	struct wt_probe probe;
 	struct wt_reservoir reservoir;
 	uint64_t rng;
