@@ -40,7 +40,10 @@ static const char *const known_sources[] = {
 
 enum header {
 	H_TOOL, H_SOURCE, H_RATE_HZ, H_PERIOD, H_REGISTERS, H_PID,
-	H_START_NS, H_END_NS, H_STATUS, H_SPREAD, H_COUNT
+	H_START_NS, H_END_NS, H_STATUS,
+	H_OPTIONAL,		/* the headers from here on may be absent */
+	H_SPREAD = H_OPTIONAL,
+	H_COUNT
 };
 
 struct parser {
@@ -303,14 +306,14 @@ static int parse_tool(struct parser *ps, char **f, const struct keyword *kw)
 	return 0;
 }
 
-/* Optional (timer samples only, since version 1's first profiles had
- * none): 1, the next access, when absent. */
+/* Timer samples only, and absent from the first version 1 profiles:
+ * 1 (the next access) unless given. */
 static int parse_spread(struct parser *ps, char **f, const struct keyword *kw)
 {
 	if (number(ps, f[1], &ps->p->spread, kw->name))
 		return -1;
 	if (ps->p->spread < 1)
-		return fail(ps, "spread 0: a sample stands for one of at least 1 access");
+		return fail(ps, "spread 0: a sample stands for one of 1 or more accesses");
 	return 0;
 }
 
@@ -727,7 +730,7 @@ static int check_header_complete(struct parser *ps)
 	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
 		int h = keywords[i].header;
 
-		if (h >= 0 && h != H_SPREAD && !(ps->seen & 1u << h))
+		if (h >= 0 && h < H_OPTIONAL && !(ps->seen & 1u << h))
 			return fail_file(ps, "has no %s line; " CORRUPT,
 					 keywords[i].name);
 	}
@@ -816,8 +819,6 @@ static int parse_buffer(struct parser *ps, char *buf, size_t len)
 	}
 	if (check_header_complete(ps) || check_stats_unique(ps))
 		return -1;
-	if (!ps->p->spread)
-		ps->p->spread = 1;
 	return 0;
 }
 
@@ -844,6 +845,7 @@ static int parse_owned(const char *name, char *buf, size_t len,
 		free(ps.p);
 		return fail_file(&ps, "could not be read: out of memory");
 	}
+	ps.p->spread = 1;	/* optional headers' values when absent */
 	if (parse_buffer(&ps, buf, len)) {
 		free(ps.module_index);
 		wp_free(ps.p);
