@@ -3,9 +3,9 @@
 # wanted kind, drawn at random, not the next one. neighbours stores to a[]
 # (dead) right after slow work and to b[] (used) right after that: half of
 # the bytes it stores are dead. Samples land in the slow work, so taken by
-# the next store they judge a[] nearly always (99.5 % dead in the first
-# run); drawn among the next 16 stores (8 of each), a[] and b[] alike
-# (48.6 %). With ~350 verdicts a binomial 50 % has a spread of ~2.7
+# the next store they judge a[] nearly always (97.6-99.2 % dead in three
+# runs on a clean clone); drawn among the next 16 stores (8 of each), a[]
+# and b[] alike (47.8-50.6 %). With ~350 verdicts a binomial 50 % has a spread of ~2.7
 # points: 35-65 is over 5 of them.
 . "$(dirname "$0")/lib.sh"
 needs_debug_registers
