@@ -63,14 +63,6 @@ __attribute__((constructor)) static void heap_init(void)
 		resolve();
 }
 
-/* The thread whose watches the program's calls may end, or NULL. */
-static struct wt_thread *watching(void)
-{
-	struct wt_thread *t = wt_self();
-
-	return t && t->ready && !wt_stopping && !wt_pages_mode ? t : NULL;
-}
-
 /* A watch of t's at or above p, within what a block could span. */
 static int watched_above(const struct wt_thread *t, uintptr_t p)
 {
@@ -112,19 +104,33 @@ static size_t block_bytes(const struct wt_thread *t, uintptr_t p)
 	return chunk - (sz & 2 ? 16 : 8);	/* bit 1: mmapped */
 }
 
-/* End t's watches on [lo, hi) (nothing when empty), with witch's signals
- * blocked: a sample or a trap arriving meanwhile would change the slots. */
-static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
+/* A watch of t's on [lo, hi)? */
+static int watched_in(const struct wt_thread *t, uintptr_t lo, uintptr_t hi)
 {
-	sigset_t own, old;
 	int i;
 
-	if (lo >= hi)
+	for (i = 0; i < t->nslots; i++)
+		if (t->slot[i].state == WT_SLOT_WATCH && t->slot[i].addr < hi &&
+		    t->slot[i].addr + t->slot[i].len > lo)
+			return 1;
+	return 0;
+}
+
+/*
+ * End t's watches on [lo, hi) (nothing when empty), with witch's signals
+ * blocked: a sample or a trap arriving meanwhile would change the slots.
+ * Blocking them costs two system calls, so only when a watch is there: a
+ * watch high in sqlite3's heap made each of its frees below pay them, and
+ * one run in three took 2-3x as long, most of it in the kernel.
+ */
+static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
+{
+	sigset_t old;
+	int i;
+
+	if (lo >= hi || !watched_in(t, lo, hi))
 		return;
-	sigemptyset(&own);
-	sigaddset(&own, wt_sig_sample);
-	sigaddset(&own, wt_sig_trap);
-	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &own, &old, _NSIG / 8);
+	wt_block_own_signals(&old);
 	for (i = 0; i < t->nslots; i++) {
 		struct wt_slot *s = &t->slot[i];
 
@@ -134,7 +140,7 @@ static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
 		wt_slot_free(t, s);
 		t->st.watches_released++;
 	}
-	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, _NSIG / 8);
+	wt_restore_signals(&old);
 }
 
 EXPORT void free(void *p)
@@ -145,14 +151,14 @@ EXPORT void free(void *p)
 		resolve();
 	if (!real_free)
 		return;
-	if (p && (t = watching()) && watched_above(t, (uintptr_t)p))
+	if (p && (t = wt_self_watching()) && watched_above(t, (uintptr_t)p))
 		release(t, (uintptr_t)p, (uintptr_t)p + block_bytes(t, (uintptr_t)p));
 	real_free(p);
 }
 
 EXPORT void *realloc(void *p, size_t n)
 {
-	struct wt_thread *t = p ? watching() : NULL;
+	struct wt_thread *t = p ? wt_self_watching() : NULL;
 	size_t old = 0;
 	void *q;
 
@@ -172,7 +178,7 @@ EXPORT void *realloc(void *p, size_t n)
 
 EXPORT int munmap(void *addr, size_t len)
 {
-	struct wt_thread *t = watching();
+	struct wt_thread *t = wt_self_watching();
 	int r;
 
 	if (!real_munmap)

@@ -65,6 +65,29 @@ struct wt_thread *wt_self(void)
 	return self;
 }
 
+struct wt_thread *wt_self_watching(void)
+{
+	struct wt_thread *t = self;
+
+	return t && t->ready && !wt_stopping && !wt_pages_mode && !handler_depth ? t : NULL;
+}
+
+/* The raw system call: the program's sigprocmask is interposed. */
+void wt_block_own_signals(sigset_t *old)
+{
+	sigset_t own;
+
+	sigemptyset(&own);
+	sigaddset(&own, wt_sig_sample);
+	sigaddset(&own, wt_sig_trap);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &own, old, _NSIG / 8);
+}
+
+void wt_restore_signals(const sigset_t *old)
+{
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, old, NULL, _NSIG / 8);
+}
+
 struct wt_thread *wt_threads(void)
 {
 	return __atomic_load_n(&all_threads, __ATOMIC_ACQUIRE);

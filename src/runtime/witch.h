@@ -176,6 +176,12 @@ void wt_interpose_forward(int sig, siginfo_t *si, void *uc);
 /* thread.c */
 struct wt_thread *wt_self(void);
 struct wt_thread *wt_threads(void);
+/* The calling thread, when the program's own calls (outside witch's
+ * handlers) may end or judge its watches; else NULL. */
+struct wt_thread *wt_self_watching(void);
+/* Hold off witch's signals while the program's call changes the slots. */
+void wt_block_own_signals(sigset_t *old);
+void wt_restore_signals(const sigset_t *old);
 int wt_thread_start(void);
 void wt_thread_stop(void);
 
