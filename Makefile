@@ -38,8 +38,9 @@ $(B)/lib/witch/libwitch.so: $(RT_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(RT_OBJ) $(RT_LIBS) -Wl,-z,nodelete -Wl,--no-undefined -Wl,-z,now
 
-# Without heap.c's free: linked into a unit test it would be the test's own.
-$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o,$(RT_OBJ))
+# Without heap.c's free and sysbuf.c's read and write: linked into a unit
+# test they would be the test's own.
+$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/sysbuf.o,$(RT_OBJ))
 	rm -f $@; ar rcs $@ $^
 
 $(B)/libwitchreport.a: $(REPORT_OBJ)

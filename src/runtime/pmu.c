@@ -150,7 +150,7 @@ static int programs_own(const struct wt_pmu_sample *s)
 {
 	return (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
 	       (s->misc & PERF_RECORD_MISC_EXACT_IP) && s->addr &&
-	       !(s->ip >= wt_cfg.own_text_lo && s->ip < wt_cfg.own_text_hi);
+	       !wt_own_code(s->ip);
 }
 
 /* Can the craft watch this access, judged after it ran? */

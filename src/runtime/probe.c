@@ -67,7 +67,7 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
 	int type = wt_cfg.craft == WT_CRAFT_SILENT ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
 
 	wt_probe_cancel(t);
-	if (s->state == WT_SLOT_WATCH)
+	if (s->state != WT_SLOT_FREE)
 		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
 	s->state = WT_SLOT_FREE;
 	if (wt_slot_program(t, s, type, base, len) < 0) {
@@ -155,8 +155,15 @@ static void sample_before(struct wt_thread *t, const struct wd_access *acc, cons
 static int enter(struct wt_thread *t, uintptr_t pc, uint32_t parent)
 {
 	struct wt_probe *p = &t->probe;
-	unsigned paused = wt_pause_watches(t);	/* it reads the loader's data */
-	int bounded = wt_proc_bounds(pc, &p->proc_start, &p->proc_end);
+	unsigned paused;
+	int bounded;
+
+	/* witch's wrappers (a call to read goes to sysbuf.c's): their
+	 * accesses are not the program's. */
+	if (wt_own_code(pc))
+		return -1;
+	paused = wt_pause_watches(t);	/* it reads the loader's data */
+	bounded = wt_proc_bounds(pc, &p->proc_start, &p->proc_end);
 
 	wt_resume_watches(t, paused);
 	p->parent_node = parent;
@@ -387,6 +394,11 @@ void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t 
 	p->proc_start = proc_start;
 	p->proc_end = proc_end;
 	p->hops = 0;
+	if (wt_own_code(pcs[0])) {
+		/* In a wrapper of witch's: the program's time is elsewhere. */
+		t->st.samples_no_access++;
+		return;
+	}
 	/* No draw without --spread: the default's random stream stays as it was. */
 	p->skip = wt_cfg.spread > 1 ? (int)(wt_rand(&t->rng) % (uint64_t)wt_cfg.spread) : 0;
 	walk(t, pcs[0], uc);

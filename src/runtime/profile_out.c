@@ -173,6 +173,8 @@ static void write_stats(void)
 	}
 	stat_line("arm_failed", sum.arm_failed);
 	stat_line("watches_released", sum.watches_released);
+	stat_line("syscall_buffer_hits", sum.syscall_buffer_hits);
+	stat_line("traps_witch", sum.traps_witch);
 	if (wt_cfg.pmu) {
 		stat_line("pmu_samples_other", sum.pmu_samples_other);
 		stat_line("pmu_samples_lost", sum.pmu_samples_lost);

@@ -291,6 +291,15 @@ void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 			return;
 		}
 	}
+	if (wt_own_code((uintptr_t)uc->uc_mcontext.gregs[REG_RIP])) {
+		/* A wrapper of witch's, its frame on the stack the program
+		 * left: not the program's access, and a watch there would
+		 * trap at each call. It ends unjudged. */
+		t->st.traps_witch++;
+		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
+		wt_slot_free(t, s);
+		return;
+	}
 	paused = wt_pause_watches(t);
 	n = wt_unwind(uc, pcs, WT_MAX_FRAMES, &start, &end);
 	if (n == WT_MAX_FRAMES)

@@ -62,12 +62,16 @@ struct wt_stats {
 	uint64_t samples_in_witch_time;	/* --watch=pages: timer expiries witch's own time took, not sampled */
 	uint64_t syscalls_stepped;	/* --watch=pages: system calls run with the pages exposed, watches kept */
 	uint64_t watches_released;	/* ended unjudged: the program released their bytes (heap.c) */
+	uint64_t syscall_buffer_hits;	/* watches a system call's buffer covered (sysbuf.c) */
+	uint64_t traps_witch;		/* traps in witch's wrappers: the watch ends unjudged */
 	uint64_t pmu_samples_other;	/* --source=pmu: an op of another kind, in the kernel, without
 					   an address, or one the craft cannot judge after it ran */
 	uint64_t pmu_samples_lost;	/* --source=pmu: lost by the kernel, or several per signal */
 };
 
-enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH };
+/* WT_SLOT_KERNEL: LoadCraft's watch, disabled while a system call reads or
+ * writes its bytes (sysbuf.c); it is still the slot's watch. */
+enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH, WT_SLOT_KERNEL };
 
 /* One debug register watching the bytes of a sampled access. */
 struct wt_slot {
@@ -150,6 +154,14 @@ struct wt_thread {
 };
 
 extern struct wt_config wt_cfg;
+
+/* libwitch.so's code: its wrappers (sysbuf.c, heap.c) run in the
+ * program's time, but neither their accesses nor their time are the
+ * program's. */
+static inline int wt_own_code(uintptr_t pc)
+{
+	return pc >= wt_cfg.own_text_lo && pc < wt_cfg.own_text_hi;
+}
 extern int wt_sig_sample, wt_sig_trap;
 extern volatile int wt_stopping;
 

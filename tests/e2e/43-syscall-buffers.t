@@ -1,0 +1,69 @@
+#!/bin/sh
+# System calls read and write the program's memory, and the crafts judge
+# those accesses as witch spy does (src/runtime/sysbuf.c): read(2)
+# overwriting stored bytes kills them, write(2) reading them uses them,
+# SilentCraft's watch ends unjudged when the kernel writes, and LoadCraft's
+# waits through the call for the next load. Before, the kernel's accesses
+# were invisible: sysbuf write was 100 % dead (the next round's stores
+# "killed" what write(2) had used) and sysbuf read 0 % (the loads after
+# read(2) "used" stores it had overwritten).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/spy-lib.sh"
+needs_debug_registers
+
+src="$(dirname "$0")/../progs/sysbuf.c"
+read_line=$(line_of "$src" "read(in, buf, N)")
+
+# record CRAFT MODE ROUNDS: the profile in $TMP/CRAFT-MODE, its JSON report in .json
+record() {
+	"$WITCH" record --quiet --craft="$1" --rate=4000 -o "$TMP/$1-$2" -- "$PROGS/sysbuf" "$2" "$3" >"$TMP/out"
+	ok $? "witch record --craft=$1 sysbuf $2"
+	"$PROGS/sysbuf" "$2" "$3" | cmp -s - "$TMP/out"
+	ok $? "sysbuf $2: same output as without witch"
+	"$WITCH" report --format=json "$TMP/$1-$2" >"$TMP/$1-$2.json"
+}
+fraction() { json "$TMP/$1-$2.json" '.totals.redundancy // 0'; }
+hits() { json "$TMP/$1-$2.json" '.totals.stats.syscall_buffer_hits'; }
+
+# spy TOOL MODE: the exhaustive profile in $TMP/spy-TOOL-MODE (fewer
+# rounds: the pattern is the same each round)
+spy() {
+	"$WITCH" spy --quiet --tool="$1" -o "$TMP/spy-$1-$2" -- "$PROGS/sysbuf" "$2" 20000 >/dev/null
+	ok $? "witch spy --tool=$1 sysbuf $2"
+}
+spy_fraction() { "$WITCH" report --format=json "$TMP/spy-$1-$2" | jq -r '.totals.redundancy // 0'; }
+
+if registers_only "system call buffers"; then
+	record dead read 800000
+	within "$(fraction dead read)" 0.90 1 "dead, read: fill's stores are killed by read(2)"
+	within "$(hits dead read)" 1 100000000 "dead, read: watches judged at the system call"
+	is "$(json "$TMP/dead-read.json" '.pairs[0].trap[0].function | test("read")')" true \
+		"dead, read: the killing context's leaf is libc's read"
+	is "$(json "$TMP/dead-read.json" '.pairs[0].trap[1].line')" "$read_line" \
+		"dead, read: then the program's call of read (sysbuf.c:$read_line)"
+
+	record dead write 1500000
+	within "$(fraction dead write)" 0 0.10 "dead, write: fill's stores are used by write(2)"
+
+	record silent read 800000
+	within "$(fraction silent read)" 0 0.10 "silent, read: read(2) wrote zeros in between, no store is silent"
+	within "$(hits silent read)" 1 100000000 "silent, read: watches ended at the system call"
+
+	record load read 800000
+	within "$(fraction load read)" 0.90 1 "load, read: the zeros loaded again are redundant"
+	within "$(hits load read)" 1 100000000 "load, read: watches disabled during read(2)"
+
+	# The truth, as witch spy sees it.
+	# (its dead fraction is 50 %: the kernel's own stores are used)
+	spy dead read
+	within "$(spy_pairs "$PROGS/sysbuf" "$TMP/spy-dead-read" |
+		awk '$1 == "fill" { w += $3; u += $4 } END { print (w + u) ? w / (w + u) : 0 }')" 0.99 1 \
+		"spy, dead, read: fill's stores are dead"
+	spy dead write
+	within "$(spy_fraction dead write)" 0 0.05 "spy, dead, write: used"
+	spy silent read
+	within "$(spy_fraction silent read)" 0 0.05 "spy, silent, read: not silent"
+	spy load read
+	within "$(spy_fraction load read)" 0.95 1 "spy, load, read: redundant"
+fi
+done_testing
