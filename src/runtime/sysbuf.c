@@ -91,13 +91,18 @@ static int slot_covered(const struct wt_slot *s, const struct buffers *b, size_t
 	return 1;
 }
 
-/* Does the call touch a watch of t's? The cheap test, before any signal
- * is blocked; judged again with them blocked. */
-static int touches(const struct wt_thread *t, const struct buffers *b, size_t len)
+/* Does the call touch a watch of t's that the kernel's access matters to?
+ * The cheap test, before any signal is blocked; judged again with them
+ * blocked. */
+static int touches(const struct wt_thread *t, const struct buffers *b, size_t len,
+		   enum direction dir)
 {
 	uintptr_t a, z;
 	int i;
 
+	/* SilentCraft's W watches do not fire on reads. */
+	if (wt_cfg.craft == WT_CRAFT_SILENT && dir == KERNEL_READS)
+		return 0;
 	for (i = 0; i < t->nslots; i++) {
 		const struct wt_slot *s = &t->slot[i];
 
@@ -240,7 +245,7 @@ static int enter(struct call *c, const char *name, void **real, const struct iov
 	c->bufs.iov = iov;
 	c->bufs.n = n;
 	c->dir = dir;
-	if (!c->t || !touches(c->t, &c->bufs, len))
+	if (!c->t || !touches(c->t, &c->bufs, len, dir))
 		return 0;
 	wt_block_own_signals(&old);
 	c->paused = before(c->t, c->fn, &c->bufs, len, dir);
