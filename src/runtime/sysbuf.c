@@ -3,14 +3,9 @@
  *
  * A debug register fires on the kernel's accesses too: read() filling a
  * buffer, write() copying one out. perf drops those traps (the breakpoints
- * are user-only), but each one still costs a debug exception. sqlite3 reads
- * its 16-byte file header into the same buffer 300 000 times in a run; a
- * LoadCraft watch left on that buffer made the run 2-3x slower, all of it
- * kernel time that witch never saw.
- *
- * And the kernel's access is an access. witch spy counts it
- * (spy_kernel_read and spy_kernel_write in src/spy/analysis.c), so the
- * crafts judge it the same way:
+ * are user-only), so the crafts never saw them, yet the kernel's access is
+ * an access. witch spy counts it (spy_kernel_read and spy_kernel_write in
+ * src/spy/analysis.c), and the crafts judge it the same way, at the call:
  *
  *   DeadCraft    the kernel reading the stored bytes uses them; the kernel
  *                writing them kills them (waste). The verdict's context is
@@ -18,12 +13,17 @@
  *   SilentCraft  the kernel writing them ends the watch unjudged (the spy
  *                does not judge it; the kernel becomes the bytes' writer).
  *   LoadCraft    neither is a load: the watch is disabled during the call
- *                and comes back after it, still waiting for the next load.
+ *                and comes back after it, still waiting for the next load
+ *                (and costing no debug exception per call meanwhile).
  *
  * The calls come here through the program's PLT: read, write, their p- and
  * v- variants, and recv/send. Not seen here: glibc's own calls (fread's
- * read), io_uring, and raw syscall(). --watch=pages catches every system
- * call itself (pagewatch.c).
+ * read), io_uring, raw syscall(), and v- calls of more than MAX_IOV
+ * buffers. --watch=pages catches every system call itself (pagewatch.c).
+ *
+ * A program's signal handler may call write() while this thread is inside
+ * a wrapper here: that call goes straight through (`busy`), as the slots
+ * and the calling-context tree are the outer call's until it is done.
  *
  * Only libwitch.so has this file: linked into a unit test, its read and
  * write would be the test's own.
@@ -44,11 +44,17 @@
 /* What the kernel does to the buffers. */
 enum direction { KERNEL_READS, KERNEL_WRITES };
 
-/* The buffers of one call, as an iovec array (one element for read). */
+/* v- calls with more buffers than this are not judged: the copy is on the
+ * program's stack, which may be a small signal stack. */
+#define MAX_IOV 16
+
+/* The buffers of one call: a copy of its iovecs (one for read). */
 struct buffers {
-	const struct iovec *iov;
+	struct iovec iov[MAX_IOV];
 	int n;
 };
+
+static __thread int busy __attribute__((tls_model("initial-exec")));
 
 /* The bytes of [lo, hi) that the first `len` bytes of the buffers cover:
  * the lowest and highest covered address into *a, *b. 0 when none. */
@@ -91,6 +97,12 @@ static int slot_covered(const struct wt_slot *s, const struct buffers *b, size_t
 	return 1;
 }
 
+/* A watch the call may judge or pause: one whose sampled access has run. */
+static int watching(const struct wt_slot *s)
+{
+	return s->state == WT_SLOT_WATCH && !s->skip_self;
+}
+
 /* Does the call touch a watch of t's that the kernel's access matters to?
  * The cheap test, before any signal is blocked; judged again with them
  * blocked. */
@@ -103,13 +115,9 @@ static int touches(const struct wt_thread *t, const struct buffers *b, size_t le
 	/* SilentCraft's W watches do not fire on reads. */
 	if (wt_cfg.craft == WT_CRAFT_SILENT && dir == KERNEL_READS)
 		return 0;
-	for (i = 0; i < t->nslots; i++) {
-		const struct wt_slot *s = &t->slot[i];
-
-		if (s->state == WT_SLOT_WATCH && !s->skip_self &&
-		    covered(b, len, s->addr, s->addr + s->len, &a, &z))
+	for (i = 0; i < t->nslots; i++)
+		if (watching(&t->slot[i]) && slot_covered(&t->slot[i], b, len, &a, &z))
 			return 1;
-	}
 	return 0;
 }
 
@@ -131,10 +139,8 @@ static uint32_t call_node(struct wt_thread *t, void *fn)
 	wt_resume_watches(t, paused);
 	while (i < n && wt_own_code(pcs[i]))
 		i++;
-	if (i == 0 || i >= n) {
-		t->st.samples_unwind_failed++;
-		return 0;
-	}
+	if (i == 0 || i >= n)
+		i = n = 1;	/* no frames of the program's: the call alone */
 	pcs[--i] = (uintptr_t)fn;
 	return wt_cct_path(&t->cct, pcs + i, n - i);
 }
@@ -169,7 +175,7 @@ static unsigned before(struct wt_thread *t, void *fn, const struct buffers *b, s
 	for (i = 0; i < t->nslots; i++) {
 		struct wt_slot *s = &t->slot[i];
 
-		if (s->state != WT_SLOT_WATCH || s->skip_self || !slot_covered(s, b, len, &a, &z))
+		if (!watching(s) || !slot_covered(s, b, len, &a, &z))
 			continue;
 		if (wt_cfg.craft == WT_CRAFT_LOAD) {
 			t->st.syscall_buffer_hits++;
@@ -206,8 +212,8 @@ static void after(struct wt_thread *t, void *fn, const struct buffers *b, ssize_
 			ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
 			continue;
 		}
-		if (dir != KERNEL_WRITES || done <= 0 || s->state != WT_SLOT_WATCH ||
-		    s->skip_self || !slot_covered(s, b, (size_t)done, &a, &z))
+		if (dir != KERNEL_WRITES || done <= 0 || !watching(s) ||
+		    !slot_covered(s, b, (size_t)done, &a, &z))
 			continue;
 		if (wt_cfg.craft == WT_CRAFT_DEAD) {
 			t->st.syscall_buffer_hits++;
@@ -229,28 +235,81 @@ struct call {
 	unsigned paused;
 };
 
+/* Any watch at all? Only then are a v- call's iovecs worth copying. */
+static int any_watch(const struct wt_thread *t)
+{
+	int i;
+
+	for (i = 0; i < t->nslots; i++)
+		if (watching(&t->slot[i]))
+			return 1;
+	return 0;
+}
+
 /*
- * Resolve *real (the library's fn) and take the cheap test. 1 when the
- * call touches a watch: judged and paused now, its end to leave().
+ * Copy the call's iovecs into c->bufs and return the bytes they span (0
+ * when none can be judged). The kernel's copy: an array the program got
+ * wrong fails its call with EFAULT, and must not crash it here.
  */
-static int enter(struct call *c, const char *name, void **real, const struct iovec *iov, int n,
-		 size_t len, enum direction dir)
+static size_t take_iov(struct call *c, const struct iovec *iov, int n)
+{
+	size_t len = 0;
+	int i;
+
+	if (n <= 0 || n > MAX_IOV || !any_watch(c->t) ||
+	    wt_read_target(c->bufs.iov, (uintptr_t)iov, n * sizeof(*iov)) < 0)
+		return 0;
+	c->bufs.n = n;
+	for (i = 0; i < n; i++)
+		len += c->bufs.iov[i].iov_len;
+	return len;
+}
+
+/* Resolve *real (the library's function `name`). 1 when this thread's
+ * watches may be judged by the call. */
+static int watched_call(struct call *c, const char *name, void **real, enum direction dir)
+{
+	if (!*real)
+		*real = dlsym(RTLD_NEXT, name);
+	c->fn = *real;
+	c->dir = dir;
+	c->t = busy ? NULL : wt_self_watching();
+	return c->t != NULL;
+}
+
+/* The cheap test on the first len bytes of c's buffers. 1 when the call
+ * touches a watch: judged and paused now, its end to leave(). */
+static int enter(struct call *c, size_t len)
 {
 	sigset_t old;
 
-	if (!*real)
-		*real = dlsym(RTLD_NEXT, name);
-	c->t = wt_self_watching();
-	c->fn = *real;
-	c->bufs.iov = iov;
-	c->bufs.n = n;
-	c->dir = dir;
-	if (!c->t || !touches(c->t, &c->bufs, len, dir))
+	if (!len || !touches(c->t, &c->bufs, len, c->dir))
 		return 0;
+	busy = 1;
 	wt_block_own_signals(&old);
-	c->paused = before(c->t, c->fn, &c->bufs, len, dir);
+	c->paused = before(c->t, c->fn, &c->bufs, len, c->dir);
 	wt_restore_signals(&old);
+	busy = 0;
 	return 1;
+}
+
+/* A call of one buffer at buf, n bytes (an address: its bytes are not read). */
+static int enter_buf(struct call *c, const char *name, void **real, enum direction dir,
+		     uintptr_t buf, size_t n)
+{
+	if (!watched_call(c, name, real, dir))
+		return 0;
+	c->bufs.n = 1;
+	c->bufs.iov[0].iov_base = (void *)buf;
+	c->bufs.iov[0].iov_len = n;
+	return enter(c, n);
+}
+
+/* A v- call of n buffers. */
+static int enter_iov(struct call *c, const char *name, void **real, enum direction dir,
+		     const struct iovec *iov, int n)
+{
+	return watched_call(c, name, real, dir) && enter(c, take_iov(c, iov, n));
 }
 
 static ssize_t leave(struct call *c, ssize_t r)
@@ -258,23 +317,14 @@ static ssize_t leave(struct call *c, ssize_t r)
 	int e = errno;
 	sigset_t old;
 
+	busy = 1;
 	wt_block_own_signals(&old);
-	if (c->t->ready && !wt_stopping)
+	if (wt_self_watching() == c->t)
 		after(c->t, c->fn, &c->bufs, r, c->dir, c->paused);
 	wt_restore_signals(&old);
+	busy = 0;
 	errno = e;
 	return r;
-}
-
-/* The total length of an iovec array (the kernel refuses more than SSIZE_MAX). */
-static size_t total(const struct iovec *iov, int n)
-{
-	size_t len = 0;
-	int i;
-
-	for (i = 0; i < n && iov; i++)
-		len += iov[i].iov_len;
-	return len;
 }
 
 /* --- the calls --------------------------------------------------------- */
@@ -282,10 +332,9 @@ static size_t total(const struct iovec *iov, int n)
 EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
 	static ssize_t (*real)(int, void *, size_t);
-	struct iovec v = { buf, n };
-	struct call c;
+		struct call c;
 
-	if (!enter(&c, "read", (void **)&real, &v, 1, n, KERNEL_WRITES))
+	if (!enter_buf(&c, "read", (void **)&real, KERNEL_WRITES, (uintptr_t)buf, n))
 		return real(fd, buf, n);
 	return leave(&c, real(fd, buf, n));
 }
@@ -293,10 +342,9 @@ EXPORT ssize_t read(int fd, void *buf, size_t n)
 EXPORT ssize_t pread64(int fd, void *buf, size_t n, off_t off)
 {
 	static ssize_t (*real)(int, void *, size_t, off_t);
-	struct iovec v = { buf, n };
-	struct call c;
+		struct call c;
 
-	if (!enter(&c, "pread64", (void **)&real, &v, 1, n, KERNEL_WRITES))
+	if (!enter_buf(&c, "pread64", (void **)&real, KERNEL_WRITES, (uintptr_t)buf, n))
 		return real(fd, buf, n, off);
 	return leave(&c, real(fd, buf, n, off));
 }
@@ -311,7 +359,7 @@ EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 	static ssize_t (*real)(int, const struct iovec *, int);
 	struct call c;
 
-	if (!enter(&c, "readv", (void **)&real, iov, n, total(iov, n), KERNEL_WRITES))
+	if (!enter_iov(&c, "readv", (void **)&real, KERNEL_WRITES, iov, n))
 		return real(fd, iov, n);
 	return leave(&c, real(fd, iov, n));
 }
@@ -321,7 +369,7 @@ EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int n, off_t off)
 	static ssize_t (*real)(int, const struct iovec *, int, off_t);
 	struct call c;
 
-	if (!enter(&c, "preadv64", (void **)&real, iov, n, total(iov, n), KERNEL_WRITES))
+	if (!enter_iov(&c, "preadv64", (void **)&real, KERNEL_WRITES, iov, n))
 		return real(fd, iov, n, off);
 	return leave(&c, real(fd, iov, n, off));
 }
@@ -340,10 +388,9 @@ EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr 
 			socklen_t *fromlen)
 {
 	static ssize_t (*real)(int, void *, size_t, int, struct sockaddr *, socklen_t *);
-	struct iovec v = { buf, n };
-	struct call c;
+		struct call c;
 
-	if (!enter(&c, "recvfrom", (void **)&real, &v, 1, n, KERNEL_WRITES))
+	if (!enter_buf(&c, "recvfrom", (void **)&real, KERNEL_WRITES, (uintptr_t)buf, n))
 		return real(fd, buf, n, flags, from, fromlen);
 	return leave(&c, real(fd, buf, n, flags, from, fromlen));
 }
@@ -351,10 +398,9 @@ EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr 
 EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
 	static ssize_t (*real)(int, const void *, size_t);
-	struct iovec v = { (void *)buf, n };
-	struct call c;
+		struct call c;
 
-	if (!enter(&c, "write", (void **)&real, &v, 1, n, KERNEL_READS))
+	if (!enter_buf(&c, "write", (void **)&real, KERNEL_READS, (uintptr_t)buf, n))
 		return real(fd, buf, n);
 	return leave(&c, real(fd, buf, n));
 }
@@ -362,10 +408,9 @@ EXPORT ssize_t write(int fd, const void *buf, size_t n)
 EXPORT ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
 {
 	static ssize_t (*real)(int, const void *, size_t, off_t);
-	struct iovec v = { (void *)buf, n };
-	struct call c;
+		struct call c;
 
-	if (!enter(&c, "pwrite64", (void **)&real, &v, 1, n, KERNEL_READS))
+	if (!enter_buf(&c, "pwrite64", (void **)&real, KERNEL_READS, (uintptr_t)buf, n))
 		return real(fd, buf, n, off);
 	return leave(&c, real(fd, buf, n, off));
 }
@@ -380,7 +425,7 @@ EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 	static ssize_t (*real)(int, const struct iovec *, int);
 	struct call c;
 
-	if (!enter(&c, "writev", (void **)&real, iov, n, total(iov, n), KERNEL_READS))
+	if (!enter_iov(&c, "writev", (void **)&real, KERNEL_READS, iov, n))
 		return real(fd, iov, n);
 	return leave(&c, real(fd, iov, n));
 }
@@ -390,7 +435,7 @@ EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int n, off_t off)
 	static ssize_t (*real)(int, const struct iovec *, int, off_t);
 	struct call c;
 
-	if (!enter(&c, "pwritev64", (void **)&real, iov, n, total(iov, n), KERNEL_READS))
+	if (!enter_iov(&c, "pwritev64", (void **)&real, KERNEL_READS, iov, n))
 		return real(fd, iov, n, off);
 	return leave(&c, real(fd, iov, n, off));
 }
@@ -409,10 +454,9 @@ EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct
 		      socklen_t tolen)
 {
 	static ssize_t (*real)(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
-	struct iovec v = { (void *)buf, n };
-	struct call c;
+		struct call c;
 
-	if (!enter(&c, "sendto", (void **)&real, &v, 1, n, KERNEL_READS))
+	if (!enter_buf(&c, "sendto", (void **)&real, KERNEL_READS, (uintptr_t)buf, n))
 		return real(fd, buf, n, flags, to, tolen);
 	return leave(&c, real(fd, buf, n, flags, to, tolen));
 }

@@ -12,11 +12,17 @@
  *          the same bytes each round, so seen from user space alone each of
  *          its stores is silent; the kernel wrote zeros in between, so none
  *          is (but for i % 256 == 0).
+ *   vector as write, through writev(2) with two buffers; then a writev(2)
+ *          whose iovec array is a bad pointer, which fails with EFAULT
+ *          (counted in the output) and must not crash the program under
+ *          witch.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define N 4096
@@ -38,18 +44,41 @@ __attribute__((noipa)) static long consume(void)
 	return s;
 }
 
+/* vector: the writev(2) rounds; returns how many bad ones failed with EFAULT. */
+__attribute__((noipa)) static long vector_rounds(int out, long rounds)
+{
+	struct iovec halves[2] = { { buf, N / 2 }, { buf + N / 2, N / 2 } };
+	const struct iovec *volatile bad = (const struct iovec *)8;	/* not an array */
+	long r, efault = 0;
+
+	for (r = 0; r < rounds; r++) {
+		fill();
+		if (writev(out, halves, 2) != N)
+			return -1;
+		if (writev(out, bad, 2) < 0 && errno == EFAULT)
+			efault++;
+	}
+	return efault;
+}
+
 int main(int argc, char **argv)
 {
 	int in = open("/dev/zero", O_RDONLY), out = open("/dev/null", O_WRONLY);
 	long rounds = argc > 2 ? atol(argv[2]) : 0, r, s = 0;
-	int reading = argc > 1 && !strcmp(argv[1], "read");
+	const char *mode = argc > 1 ? argv[1] : "";
+	int reading = !strcmp(mode, "read");
 
-	if (argc != 3 || (!reading && strcmp(argv[1], "write")) || rounds <= 0) {
-		fprintf(stderr, "usage: sysbuf read|write ROUNDS\n");
+	if (argc != 3 || (!reading && strcmp(mode, "vector") && strcmp(mode, "write")) ||
+	    rounds <= 0) {
+		fprintf(stderr, "usage: sysbuf read|write|vector ROUNDS\n");
 		return 2;
 	}
 	if (in < 0 || out < 0)
 		return 1;
+	if (!strcmp(mode, "vector")) {
+		printf("%ld\n", vector_rounds(out, rounds));
+		return 0;
+	}
 	for (r = 0; r < rounds; r++) {
 		fill();
 		if (reading) {
