@@ -63,18 +63,6 @@ __attribute__((constructor)) static void heap_init(void)
 		resolve();
 }
 
-/* A watch of t's at or above p, within what a block could span. */
-static int watched_above(const struct wt_thread *t, uintptr_t p)
-{
-	int i;
-
-	for (i = 0; i < t->nslots; i++)
-		if (t->slot[i].state == WT_SLOT_WATCH && t->slot[i].addr >= p &&
-		    t->slot[i].addr - p < ((uintptr_t)1 << 40))
-			return 1;
-	return 0;
-}
-
 /*
  * Bytes of the glibc block at p: its chunk size, from the word before p,
  * less that word (and less the chunk's first word when mmapped; an in-use
@@ -110,8 +98,7 @@ static int watched_in(const struct wt_thread *t, uintptr_t lo, uintptr_t hi)
 	int i;
 
 	for (i = 0; i < t->nslots; i++)
-		if (t->slot[i].state == WT_SLOT_WATCH && t->slot[i].addr < hi &&
-		    t->slot[i].addr + t->slot[i].len > lo)
+		if (wt_slot_watches(&t->slot[i], lo, hi))
 			return 1;
 	return 0;
 }
@@ -120,8 +107,9 @@ static int watched_in(const struct wt_thread *t, uintptr_t lo, uintptr_t hi)
  * End t's watches on [lo, hi) (nothing when empty), with witch's signals
  * blocked: a sample or a trap arriving meanwhile would change the slots.
  * Blocking them costs two system calls, so only when a watch is there: a
- * watch high in sqlite3's heap made each of its frees below pay them, and
- * one run in three took 2-3x as long, most of it in the kernel.
+ * LoadCraft watch high in sqlite3's heap, on bytes never loaded again,
+ * made each of its frees below pay them, and some runs took twice as long,
+ * most of it in the kernel (tests/e2e/42-free-cost.t).
  */
 static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
 {
@@ -134,7 +122,7 @@ static void release(struct wt_thread *t, uintptr_t lo, uintptr_t hi)
 	for (i = 0; i < t->nslots; i++) {
 		struct wt_slot *s = &t->slot[i];
 
-		if (s->state != WT_SLOT_WATCH || s->addr >= hi || s->addr + s->len <= lo)
+		if (!wt_slot_watches(s, lo, hi))
 			continue;
 		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
 		wt_slot_free(t, s);
@@ -151,7 +139,7 @@ EXPORT void free(void *p)
 		resolve();
 	if (!real_free)
 		return;
-	if (p && (t = wt_self_watching()) && watched_above(t, (uintptr_t)p))
+	if (p && (t = wt_self_watching()))
 		release(t, (uintptr_t)p, (uintptr_t)p + block_bytes(t, (uintptr_t)p));
 	real_free(p);
 }
@@ -168,7 +156,7 @@ EXPORT void *realloc(void *p, size_t n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (t && watched_above(t, (uintptr_t)p))
+	if (t)
 		old = block_bytes(t, (uintptr_t)p);
 	q = real_realloc(p, n);
 	if (old && q != p && (q || n == 0))

@@ -451,8 +451,8 @@ static int hit_slot(const struct wt_thread *t, uintptr_t lo, uintptr_t hi, int w
 	for (i = 0; i < t->nslots; i++) {
 		const struct wt_slot *s = &t->slot[i];
 
-		if (s->state == WT_SLOT_WATCH && s->page && lo < s->addr + s->len &&
-		    s->addr < hi && (writes || s->bp_type != HW_BREAKPOINT_W))
+		if (wt_slot_watches(s, lo, hi) && s->page &&
+		    (writes || s->bp_type != HW_BREAKPOINT_W))
 			return i;
 	}
 	return -1;

@@ -94,6 +94,12 @@ struct wt_slot {
 	uint8_t cur[64];	/* load: bytes as the last ignored store left them */
 };
 
+/* Does slot s watch (armed, not paused) any byte of [lo, hi)? */
+static inline int wt_slot_watches(const struct wt_slot *s, uintptr_t lo, uintptr_t hi)
+{
+	return s->state == WT_SLOT_WATCH && s->addr < hi && s->addr + s->len > lo;
+}
+
 enum wt_probe_state { WT_PROBE_IDLE = 0, WT_PROBE_BEFORE, WT_PROBE_ACCESS };
 
 /*
@@ -162,6 +168,7 @@ static inline int wt_own_code(uintptr_t pc)
 {
 	return pc >= wt_cfg.own_text_lo && pc < wt_cfg.own_text_hi;
 }
+
 extern int wt_sig_sample, wt_sig_trap;
 extern volatile int wt_stopping;
 
