@@ -8,7 +8,8 @@
 
 #define LOOKAHEAD_INSNS 64
 #define MAX_HOPS 8	/* jumps, calls, returns and breakpoints followed per sample */
-#define MAX_SKIPS 32	/* push/pop/leave passed per walk (they cost no trap) */
+#define MAX_SKIPS 32
+#define X86_RESUME_FLAG 0x10000	/* EFLAGS.RF: no instruction breakpoint on the next one */	/* push/pop/leave passed per walk (they cost no trap) */
 
 static uintptr_t rip(const ucontext_t *uc)
 {
@@ -24,7 +25,15 @@ void wt_probe_cancel(struct wt_thread *t)
 	p->state = WT_PROBE_IDLE;
 }
 
-static void arm(struct wt_thread *t, int state, uintptr_t at)
+/*
+ * A breakpoint at `at`, for the walk from the interrupted context uc. At
+ * the interrupted PC itself (the walk went round a loop back to it) a
+ * debug register would fire at once, for the instance the thread is at,
+ * not the next one the walk reached: the resume flag lets that instance
+ * run (the kernel restores RF from the signal frame; a probe's own trap
+ * set it already). Single steps (--watch=pages) run the instruction first.
+ */
+static void arm(struct wt_thread *t, int state, uintptr_t at, ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
 
@@ -34,6 +43,15 @@ static void arm(struct wt_thread *t, int state, uintptr_t at)
 		return;
 	}
 	p->state = state;
+	if (!wt_pages_mode && at == rip(uc))
+		uc->uc_mcontext.gregs[REG_EFL] |= X86_RESUME_FLAG;
+}
+
+/* Are uc's registers those right before acc? Only where the walk started. */
+static int registers_at(const struct wt_probe *p, const struct wd_access *acc,
+			const ucontext_t *uc)
+{
+	return !p->moved && acc->pc == rip(uc);
 }
 
 /* The access the sample stands for: count it in its context (mu), and
@@ -216,7 +234,7 @@ static int rip_relative(const struct wd_access *acc)
  * when rip_relative). A jump out of the function is a tail call: the callee
  * returns to the same caller. */
 static enum step indirect(struct wt_thread *t, const struct wd_access *acc,
-			  const ucontext_t *uc, uintptr_t *pc)
+			  ucontext_t *uc, uintptr_t *pc)
 {
 	struct wt_probe *p = &t->probe;
 
@@ -240,7 +258,7 @@ static enum step indirect(struct wt_thread *t, const struct wd_access *acc,
  * as of right before it in uc.
  */
 static enum step pass_over(struct wt_thread *t, const struct wd_access *acc,
-			   const ucontext_t *uc, uintptr_t *pc)
+			   ucontext_t *uc, uintptr_t *pc)
 {
 	t->probe.skip--;
 	if (acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL))
@@ -257,13 +275,16 @@ static enum step pass_over(struct wt_thread *t, const struct wd_access *acc,
  * breakpoint waits for it.
  */
 static enum step with_registers(struct wt_thread *t, const struct wd_access *acc,
-				const ucontext_t *uc, uintptr_t *pc)
+				ucontext_t *uc, uintptr_t *pc)
 {
 	struct wt_probe *p = &t->probe;
 
-	if (acc->pc != rip(uc)) {
+	/* Passed over, an access needs no registers; only a jump does. */
+	if (p->skip > 0 && !(acc->flags & WD_CONTROL))
+		return pass_over(t, acc, uc, pc);
+	if (!registers_at(p, acc, uc)) {
 		p->acc = *acc;
-		arm(t, WT_PROBE_BEFORE, acc->pc);
+		arm(t, WT_PROBE_BEFORE, acc->pc, uc);
 		return STEP_DONE;
 	}
 	if (acc->flags & WD_COND_JMP) {
@@ -279,11 +300,11 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 
 /* A conditional or indirect jump, or an indirect call: followed now when
  * the registers it needs are at hand, else from right before it. */
-static enum step branch(struct wt_thread *t, const struct wd_access *acc, const ucontext_t *uc,
+static enum step branch(struct wt_thread *t, const struct wd_access *acc, ucontext_t *uc,
 			uintptr_t *pc)
 {
 	if ((acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL)) &&
-	    (acc->pc == rip(uc) || rip_relative(acc)))
+	    (registers_at(&t->probe, acc, uc) || rip_relative(acc)))
 		return indirect(t, acc, uc, pc);
 	return with_registers(t, acc, uc, pc);
 }
@@ -291,7 +312,7 @@ static enum step branch(struct wt_thread *t, const struct wd_access *acc, const 
 /* The next access of the wanted kind is one no watch is set on as found:
  * an implicit, string, VSIB or self-addressed one (WD_SKIPPED). */
 static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
-			 const ucontext_t *uc, uintptr_t *pc, int *skips)
+			 ucontext_t *uc, uintptr_t *pc, int *skips)
 {
 	/* A call's push (and an indirect call's load of its target) is
 	 * never sampled: the walk goes on into the callee. */
@@ -305,6 +326,9 @@ static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
 		*pc = acc->pc + acc->len;
 		return ++*skips > MAX_SKIPS ? STEP_NONE : STEP_ON;
 	}
+	/* One of the accesses to pass over, whatever kind. */
+	if (t->probe.skip > 0 && !(acc->flags & WD_CONTROL))
+		return pass_over(t, acc, uc, pc);
 	if (!needs_before(acc)) {
 		t->st.samples_skipped_implicit++;
 		wt_probe_cancel(t);
@@ -325,13 +349,14 @@ static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
  * the time before it, and those after a long stretch of other code (a
  * store after a call to a function that stores nothing) too few.
  */
-static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
+static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
 	struct wd_access acc;
 	enum step step = STEP_NONE;
 	int skips = 0;
 
+	p->moved = 0;
 	/* Each access passed over may take a jump more to reach the next. */
 	while (p->hops < MAX_HOPS + wt_cfg.spread) {
 		switch (wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(), LOOKAHEAD_INSNS,
@@ -343,7 +368,7 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 					break;
 				}
 				if (sampled(t, &acc) == 0)
-					arm(t, WT_PROBE_ACCESS, acc.pc + acc.len);
+					arm(t, WT_PROBE_ACCESS, acc.pc + acc.len, uc);
 				return;
 			}
 			/* A jump through memory (a PLT stub's through the
@@ -372,13 +397,14 @@ static void walk(struct wt_thread *t, uintptr_t pc, const ucontext_t *uc)
 			return;
 		if (step == STEP_NONE)
 			break;
+		p->moved = 1;
 	}
 	t->st.samples_no_access++;
 	wt_probe_cancel(t);
 }
 
 void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t proc_start,
-		    uintptr_t proc_end, const ucontext_t *uc)
+		    uintptr_t proc_end, ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
 

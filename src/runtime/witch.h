@@ -119,6 +119,8 @@ struct wt_probe {
 	int state;		/* enum wt_probe_state */
 	int hops;		/* jumps, calls, returns and breakpoints followed for this sample */
 	int skip;		/* accesses of the wanted kind still to pass over (--spread) */
+	int moved;		/* the walk has left rip: the registers are not the ones
+				   of an instruction it reaches (a loop brings it back) */
 	int target_slot;	/* ACCESS: watch slot the reservoir chose */
 	uint32_t parent_node;	/* calling context of the sample, minus the leaf */
 	uint32_t node;		/* ACCESS: context of the access */
@@ -241,7 +243,7 @@ unsigned wt_pmu_drain(struct perf_event_mmap_page *meta, const uint8_t *data, ui
 void wt_probe_executed(struct wt_thread *t, uint32_t parent, const struct wd_access *acc,
 		       uintptr_t ea);
 void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t proc_start,
-		    uintptr_t proc_end, const ucontext_t *uc);
+		    uintptr_t proc_end, ucontext_t *uc);
 void wt_probe_fired(struct wt_thread *t, ucontext_t *uc);
 void wt_probe_cancel(struct wt_thread *t);
 
