@@ -20,6 +20,7 @@
 #include "cli/perfcheck.h"
 #include "cli/target.h"
 #include "profile/reader.h"
+#include "profile/writer.h"
 
 #define WHO "witch record"
 #define DEFAULT_RATE 200
@@ -162,9 +163,9 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			o->source = optarg;
 			break;
 		case 'S':
-			if (cli_long(optarg, 1, 64, &v) < 0)
+			if (cli_long(optarg, 1, WP_MAX_SPREAD, &v) < 0)
 				return fail("--spread=%s: give how many accesses a sample draws among, "
-					    "1 (the next one) to 64", optarg, "");
+					    "1 (the next one) to " WP_MAX_SPREAD_TEXT, optarg, "");
 			o->spread = v;
 			break;
 		case 'n':

@@ -12,6 +12,7 @@
  */
 #include "profile/reader.h"
 #include "profile/escape.h"
+#include "profile/writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -312,8 +313,9 @@ static int parse_spread(struct parser *ps, char **f, const struct keyword *kw)
 {
 	if (number(ps, f[1], &ps->p->spread, kw->name))
 		return -1;
-	if (ps->p->spread < 1)
-		return fail(ps, "spread 0: a sample stands for one of 1 or more accesses");
+	if (ps->p->spread < 1 || ps->p->spread > WP_MAX_SPREAD)
+		return fail(ps, "spread %s: a sample stands for one of 1 to %d accesses",
+			    quote(ps, f[1]), WP_MAX_SPREAD);
 	return 0;
 }
 
@@ -734,6 +736,10 @@ static int check_header_complete(struct parser *ps)
 			return fail_file(ps, "has no %s line; " CORRUPT,
 					 keywords[i].name);
 	}
+	/* --spread draws among the accesses after a timer sample. */
+	if (ps->p->spread != 1 && strcmp(ps->p->source, "timer"))
+		return fail_file(ps, "says spread %llu with source %s (spread is the timer's); " CORRUPT,
+				 (unsigned long long)ps->p->spread, ps->p->source);
 	return 0;
 }
 

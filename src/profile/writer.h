@@ -9,6 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most accesses a timer sample may stand for (--spread): the CLI,
+ * the runtime and the reader hold profiles to it. */
+#define WP_MAX_SPREAD 64
+#define WP_MAX_SPREAD_TEXT "64"
+
 struct wp_out {
 	int fd;
 	int failed;

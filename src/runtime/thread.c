@@ -11,9 +11,11 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "profile/writer.h"
 #include "runtime/profile_out.h"
 #include "runtime/witch.h"
 
@@ -376,11 +378,19 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 
 /* --- process ------------------------------------------------------------ */
 
-static long env_long(const char *name, long def)
+/* The CLI's setting `name`, a whole number in [lo, hi]; def when it is
+ * absent or not one (only the CLI sets them, and it checked them). */
+static long env_long(const char *name, long def, long lo, long hi)
 {
 	const char *s = getenv(name);
+	char *end;
+	long v;
 
-	return s && *s ? strtol(s, NULL, 10) : def;
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return *end || errno || v < lo || v > hi ? def : v;
 }
 
 /*
@@ -394,7 +404,7 @@ static int read_pmu_source(void)
 
 	if (wt_pages_mode ||
 	    wt_perf_memory_attr(&wt_cfg.pmu_attr, wt_cpu_vendor(), NULL, wt_craft_wants_store(),
-				(uint64_t)env_long("WITCH_PERIOD", 0), why, sizeof(why)) < 0)
+				(uint64_t)env_long("WITCH_PERIOD", 0, 0, LONG_MAX), why, sizeof(why)) < 0)
 		return -1;
 	wt_cfg.pmu = 1;
 	wt_cfg.use_perf_clock = 0;
@@ -417,15 +427,11 @@ static int read_config(void)
 	else
 		return -1;
 	wt_pages_mode = getenv("WITCH_WATCH") && !strcmp(getenv("WITCH_WATCH"), "pages");
-	wt_cfg.rate_hz = env_long("WITCH_RATE", 200);
-	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0);
-	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS);
-	wt_cfg.spread = (int)env_long("WITCH_SPREAD", 1);
-	if (wt_cfg.spread < 1)
-		wt_cfg.spread = 1;
+	wt_cfg.rate_hz = env_long("WITCH_RATE", 200, 1, LONG_MAX);
+	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0, 0, LONG_MAX);
+	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS, 1, WT_MAX_SLOTS);
+	wt_cfg.spread = (int)env_long("WITCH_SPREAD", 1, 1, WP_MAX_SPREAD);
 	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
-	if (wt_cfg.rate_hz <= 0)
-		wt_cfg.rate_hz = 200;
 	/* POSIX CPU timers tick at most HZ (250) times a second. */
 	wt_cfg.use_perf_clock = wt_cfg.period_ns > 0 ? wt_cfg.period_ns < 4000000
 						     : wt_cfg.rate_hz > 250;

@@ -56,4 +56,13 @@ for bad in --spread=0 --spread=65 --spread=x "--spread=4 --source=pmu"; do
 done
 [ ! -e "$TMP/bad" ]
 ok $? "no output directory is left by bad options"
+
+# The runtime holds WITCH_SPREAD to the CLI's range too: a million made
+# every sample walk in its handler for good (the program never ended).
+mkdir "$TMP/env"
+bounded 60 env LD_PRELOAD="$TOP/build/lib/witch/libwitch.so" WITCH_CRAFT=dead WITCH_OUT="$TMP/env" \
+	WITCH_RATE=4000 WITCH_SPREAD=1000000 "$PROGS/neighbours" 300000 >/dev/null
+ok $? "WITCH_SPREAD=1000000 set by hand: the program ends"
+grep -q '^spread 1$' "$TMP"/env/*.witch
+ok $? "and its profile says the spread it used: 1"
 done_testing

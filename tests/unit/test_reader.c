@@ -58,7 +58,8 @@ static void expect_error(const char *text, const char *want, const char *what)
 	wp_free(p);
 }
 
-/* The valid profile with one line replaced (1-based), end count kept right. */
+/* The valid profile with one line replaced (1-based) by line (none when
+ * empty, several when it has newlines), end count kept right. */
 static char *with_line(int lineno, const char *line)
 {
 	static char buf[4096];
@@ -71,6 +72,9 @@ static char *with_line(int lineno, const char *line)
 		size_t len = (size_t)(nl - s) + 1;
 
 		if (i == lineno) {
+			/* line may be several, split by newlines */
+			for (const char *c = line; *c; c++)
+				lines += *c == '\n';
 			if (*line) {
 				n += (size_t)sprintf(buf + n, "%s\n", line);
 				lines++;
@@ -243,6 +247,10 @@ static void test_corrupt(void)
 
 	expect_error(with_line(5, "spread 0"), ":5: spread 0", "spread 0");
 	expect_error(with_line(5, "spread x"), ":5:", "spread not a number");
+	expect_error(with_line(5, "spread 65"), ":5: spread 65", "spread above 64");
+	expect_error(with_line(5, "spread 18446744073709551615"), ":5: spread", "spread 2^64-1");
+	expect_error(with_line(3, "source pmu\nspread 8"), "says spread 8 with source pmu",
+		     "spread with the PMU source");
 	expect_error(with_line(1, "WITCH-PROFILE 2"),
 		     "is a version 2 witch profile but this witch reads version 1",
 		     "newer version");
