@@ -524,8 +524,9 @@ int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
  * System calls that leave the program's memory map, signal state and
  * threads as they are: they run with the pages exposed and a single step
  * after them (the trap comes one instruction after the call) protects the
- * pages again, so the watches live on. The kernel's own reads and writes
- * of watched bytes go unseen, as they do with debug registers. Every other
+ * pages again, so the watches live on. A call whose buffers hold watched
+ * bytes runs in the handler instead, where its result is known, and they
+ * are judged as sysbuf.c's wrappers judge them (kernelio.c). Every other
  * call ends the watches: it may unmap or remap a watched page, change what
  * a signal does, start a thread or a program, or never return.
  */
@@ -564,10 +565,12 @@ int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 		return 0;
 	uc->uc_mcontext.gregs[REG_RIP] -= 2;	/* the syscall instruction */
 	if (t->ready && keeps_watches(si->si_syscall)) {
+		t->st.syscalls_stepped++;
+		if (wt_kcall_syscall(t, uc, si->si_syscall))
+			return 1;
 		/* Handlers start with the pages exposed; this one leaves
 		 * them so (wt_pages_leave), and the step protects them. */
 		t->syscall_step = 1;
-		t->st.syscalls_stepped++;
 		uc->uc_mcontext.gregs[REG_EFL] |= TF;
 		return 1;
 	}

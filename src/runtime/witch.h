@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include "runtime/cct.h"
 #include "runtime/decode.h"
@@ -62,7 +63,7 @@ struct wt_stats {
 	uint64_t samples_in_witch_time;	/* --watch=pages: timer expiries witch's own time took, not sampled */
 	uint64_t syscalls_stepped;	/* --watch=pages: system calls run with the pages exposed, watches kept */
 	uint64_t watches_released;	/* ended unjudged: the program released their bytes (heap.c) */
-	uint64_t syscall_buffer_hits;	/* watches a system call's buffer covered (sysbuf.c) */
+	uint64_t syscall_buffer_hits;	/* watches a system call's buffer covered (kernelio.c) */
 	uint64_t traps_witch;		/* traps in witch's wrappers: the watch ends unjudged */
 	uint64_t pmu_samples_other;	/* --source=pmu: an op of another kind, in the kernel, without
 					   an address, or one the craft cannot judge after it ran */
@@ -70,7 +71,7 @@ struct wt_stats {
 };
 
 /* WT_SLOT_KERNEL: LoadCraft's watch, disabled while a system call reads or
- * writes its bytes (sysbuf.c); it is still the slot's watch. */
+ * writes its bytes (kernelio.c); it is still the slot's watch. */
 enum wt_slot_state { WT_SLOT_FREE = 0, WT_SLOT_WATCH, WT_SLOT_KERNEL };
 
 /* One debug register watching the bytes of a sampled access. */
@@ -128,6 +129,21 @@ struct wt_probe {
 	struct wd_access acc;	/* BEFORE: the jump or string op; ACCESS: the access */
 };
 
+/* kernelio.c: a system call reading or writing the program's buffers. */
+enum wt_kernel_dir { WT_KERNEL_READS, WT_KERNEL_WRITES };
+/* v- calls of more buffers are not judged: the copy may be on a small
+ * signal stack (sysbuf.c's wrappers keep theirs on the program's). */
+#define WT_KCALL_MAX_IOV 16
+struct wt_kcall {
+	uintptr_t leaf;		/* the verdict's leaf: the library function, or the
+				   system call instruction */
+	ucontext_t *uc;		/* caught in a handler: its context; NULL: unwind here */
+	int dir;		/* enum wt_kernel_dir */
+	int n;			/* buffers */
+	struct iovec iov[WT_KCALL_MAX_IOV];
+	unsigned paused;	/* LoadCraft's slots waiting through the call */
+};
+
 struct wt_thread {
 	struct wt_thread *next;		/* all threads, for the profile writer */
 	pid_t tid;
@@ -156,6 +172,7 @@ struct wt_thread {
 	int steps_left;
 	int fault_step;			/* an instruction steps over a fault */
 	int syscall_step;		/* a system call runs with the pages exposed */
+	struct wt_kcall kcall;		/* a caught call's buffers (kernelio.c) */
 	int fault_slot;			/* the watch it hit, or -1 */
 	greg_t resumed[WT_RESUME_REGS];	/* registers witch's last handler returned to */
 	int resumed_valid;
@@ -285,6 +302,21 @@ int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc);
 void wt_pages_resume_mark(struct wt_thread *t, const ucontext_t *uc);
 int wt_pages_in_own_time(const struct wt_thread *t, const ucontext_t *uc);
 int wt_pages_sigaction(int sig, void (*fn)(int, siginfo_t *, void *), const sigset_t *mask);
+
+/* kernelio.c: judge the kernel's accesses as the spy does. touches is the
+ * cheap test on the first len bytes of c's buffers; before and after
+ * bracket the call (done: what it returned). The caller fills c (take_iov:
+ * a v- call's iovecs, copied by the kernel; 0 bytes when none to judge). */
+int wt_kcall_any_watch(const struct wt_thread *t);
+int wt_kcall_touches(const struct wt_thread *t, const struct wt_kcall *c, size_t len);
+size_t wt_kcall_take_iov(const struct wt_thread *t, struct wt_kcall *c, const struct iovec *iov,
+			 int n);
+void wt_kcall_before(struct wt_thread *t, struct wt_kcall *c, size_t len);
+void wt_kcall_after(struct wt_thread *t, const struct wt_kcall *c, ssize_t done);
+/* --watch=pages: system call nr caught at uc (rip on the instruction).
+ * 1 when its buffers touch a watch: then it ran here, judged, and uc
+ * resumes after it. */
+int wt_kcall_syscall(struct wt_thread *t, ucontext_t *uc, long nr);
 
 /* unwind.c */
 int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
