@@ -173,12 +173,16 @@ void wt_interpose_forward(int sig, siginfo_t *si, void *uc)
 		on_fatal(sig, si, uc);
 		return;
 	}
-	mask = a.sa_mask;
+	/* The mask the kernel would give it: the interrupted code's, its
+	 * sa_mask and the signal; not witch's handler's, which blocks the
+	 * program's signals (thread.c's install). */
+	mask = ((ucontext_t *)uc)->uc_sigmask;
+	sigorset(&mask, &mask, &a.sa_mask);
 	if (!(a.sa_flags & SA_NODEFER))
 		sigaddset(&mask, sig);
 	if (a.sa_flags & SA_RESETHAND)
 		app_action[sig].sa_handler = SIG_DFL;
-	real_pthread_sigmask(SIG_BLOCK, &mask, &old);
+	real_pthread_sigmask(SIG_SETMASK, &mask, &old);
 	if (a.sa_flags & SA_SIGINFO)
 		a.sa_sigaction(sig, si, uc);
 	else

@@ -71,10 +71,11 @@ static int slot_covered(const struct wt_slot *s, const struct wt_kcall *c, size_
 	return 1;
 }
 
-/* A watch the call may judge or pause: one whose sampled access has run. */
+/* A watch the call may judge or pause: one whose sampled access has run
+ * (and whose page is still watched, with --watch=pages). */
 static int watching(const struct wt_slot *s)
 {
-	return s->state == WT_SLOT_WATCH && !s->skip_self;
+	return s->state == WT_SLOT_WATCH && !s->skip_self && (s->fd >= 0 || s->page);
 }
 
 int wt_kcall_any_watch(const struct wt_thread *t)
@@ -258,32 +259,70 @@ static size_t syscall_buffers(const struct wt_thread *t, struct wt_kcall *c, lon
 }
 
 /*
- * Run the call here, in the handler, with the pages exposed: its result is
- * then known for the verdicts on what it wrote. (Stepped, the call's trap
+ * The call runs where no handler of witch's is: in this stub, with the
+ * pages exposed and the trap flag set. Stepped in place, the call's trap
  * would come only after the instruction following it, which may change
- * rax.) The program sees what it would natively: a signal interrupting the
- * call restarts it or fails it with EINTR as its handler asks, and the
- * program resumes after the syscall instruction with the result in rax.
+ * rax; the stub's nop cannot. A signal interrupting the call finds the
+ * program's own state, not witch's handler, and restarts the call or
+ * fails it with EINTR as the program's handler asks. Should the step trap
+ * not come, the stub goes back to the program by itself (rcx is the
+ * system call's to clobber).
  */
-int wt_kcall_syscall(struct wt_thread *t, ucontext_t *uc, long nr)
+extern const char wt_kcall_stub[], wt_kcall_stub_end[];
+__thread uintptr_t wt_kcall_resume __attribute__((tls_model("initial-exec"), visibility("hidden")));
+__asm__("	.pushsection .text\n"
+	"	.globl wt_kcall_stub, wt_kcall_stub_end\n"
+	"	.hidden wt_kcall_stub, wt_kcall_stub_end\n"
+	"wt_kcall_stub:\n"
+	"	syscall\n"
+	"	nop\n"
+	"wt_kcall_stub_end:\n"
+	"	movq wt_kcall_resume@gottpoff(%rip), %rcx\n"
+	"	jmp *%fs:(%rcx)\n"
+	"	.popsection\n");
+
+void wt_kcall_syscall_begin(struct wt_thread *t, ucontext_t *uc, long nr)
 {
 	struct wt_kcall *c = &t->kcall;
 	greg_t *g = uc->uc_mcontext.gregs;
 	greg_t arg[3] = { g[REG_RDI], g[REG_RSI], g[REG_RDX] };
-	size_t len = syscall_buffers(t, c, nr, arg);
-	long r;
+	size_t len;
 
+	/* The stub's own call, caught again: a handler of witch's ran in
+	 * between (a sample) and protected the pages. It is judged already;
+	 * it runs again, as it would natively after the signal. */
+	if ((uintptr_t)g[REG_RIP] == (uintptr_t)wt_kcall_stub)
+		return;
+	c->live = 0;
+	len = syscall_buffers(t, c, nr, arg);
 	if (!len || !wt_kcall_touches(t, c, len))
-		return 0;
+		return;
 	c->leaf = (uintptr_t)g[REG_RIP];
 	c->uc = uc;
 	wt_kcall_before(t, c, len);
-	r = syscall(nr, g[REG_RDI], g[REG_RSI], g[REG_RDX], g[REG_R10], g[REG_R8], g[REG_R9]);
-	if (r == -1)
-		r = -errno;
-	g[REG_RAX] = r;
-	g[REG_RIP] += 2;	/* past the syscall instruction */
-	wt_kcall_after(t, c, r);
 	c->uc = NULL;
-	return 1;
+	c->live = 1;
+	wt_kcall_resume = c->leaf + 2;
+	g[REG_RIP] = (greg_t)(uintptr_t)wt_kcall_stub;
+}
+
+void wt_kcall_syscall_end(struct wt_thread *t, ucontext_t *uc)
+{
+	struct wt_kcall *c = &t->kcall;
+	greg_t *g = uc->uc_mcontext.gregs;
+	uintptr_t rip = (uintptr_t)g[REG_RIP];
+
+	if (!c->live)
+		return;
+	c->live = 0;
+	/* Elsewhere, the thread left the stub another way (a handler of
+	 * the program's jumped out): the call's result is not known. */
+	if (rip <= (uintptr_t)wt_kcall_stub || rip > (uintptr_t)wt_kcall_stub_end)
+		return;
+	/* As the call would have left them in place. */
+	g[REG_RIP] = g[REG_RCX] = (greg_t)wt_kcall_resume;
+	g[REG_R11] &= ~(greg_t)0x100;	/* the flags it saw: without witch's TF */
+	c->uc = uc;
+	wt_kcall_after(t, c, (ssize_t)g[REG_RAX]);
+	c->uc = NULL;
 }

@@ -38,6 +38,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
 #include <linux/hw_breakpoint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -214,6 +215,11 @@ static void end_all(struct wt_thread *t)
 			t->st.watches_ended++;
 		pages[i].refs = 0;
 	}
+	/* Their slots watch nothing now: no fault, step or system call may
+	 * judge them once another page is protected (the program's accesses
+	 * in between went unseen). */
+	for (i = 0; t && i < t->nslots; i++)
+		t->slot[i].page = 0;
 }
 
 /* A handler starts: witch's own system calls go through (call this
@@ -498,6 +504,7 @@ int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 		return 0;
 	uc->uc_mcontext.gregs[REG_EFL] &= ~TF;
 	t->fault_step = 0;
+	wt_kcall_syscall_end(t, uc);
 	if (t->fault_slot >= 0) {
 		struct wt_slot *s = &t->slot[t->fault_slot];
 
@@ -525,8 +532,8 @@ int wt_pages_step(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
  * threads as they are: they run with the pages exposed and a single step
  * after them (the trap comes one instruction after the call) protects the
  * pages again, so the watches live on. A call whose buffers hold watched
- * bytes runs in the handler instead, where its result is known, and they
- * are judged as sysbuf.c's wrappers judge them (kernelio.c). Every other
+ * bytes is judged as sysbuf.c's wrappers judge it, before it runs and at
+ * that step (kernelio.c). Every other
  * call ends the watches: it may unmap or remap a watched page, change what
  * a signal does, start a thread or a program, or never return.
  */
@@ -564,13 +571,12 @@ int wt_pages_syscall(struct wt_thread *t, siginfo_t *si, ucontext_t *uc)
 	if (!t || si->si_code != SYS_USER_DISPATCH_CODE)
 		return 0;
 	uc->uc_mcontext.gregs[REG_RIP] -= 2;	/* the syscall instruction */
-	if (t->ready && keeps_watches(si->si_syscall)) {
-		t->st.syscalls_stepped++;
-		if (wt_kcall_syscall(t, uc, si->si_syscall))
-			return 1;
+	if (t->ready && si->si_arch == AUDIT_ARCH_X86_64 && keeps_watches(si->si_syscall)) {
 		/* Handlers start with the pages exposed; this one leaves
 		 * them so (wt_pages_leave), and the step protects them. */
 		t->syscall_step = 1;
+		t->st.syscalls_stepped++;
+		wt_kcall_syscall_begin(t, uc, si->si_syscall);
 		uc->uc_mcontext.gregs[REG_EFL] |= TF;
 		return 1;
 	}

@@ -244,9 +244,20 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = fn;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-	/* Traps and samples never interrupt each other's bookkeeping. */
-	sigaddset(&sa.sa_mask, wt_sig_sample);
-	sigaddset(&sa.sa_mask, wt_sig_trap);
+	/* Traps and samples never interrupt each other's bookkeeping, and
+	 * no handler of the program's runs inside witch's: one that jumps
+	 * out (siglongjmp from an alarm) would leave witch's state half-way
+	 * (handler_depth raised for good, a page stepped over, the pages
+	 * exposed). The program's signals wait the few microseconds. Faults
+	 * and traps stay deliverable: blocked, the kernel would kill
+	 * without a word should witch's own code ever fault. */
+	sigfillset(&sa.sa_mask);
+	sigdelset(&sa.sa_mask, SIGSEGV);
+	sigdelset(&sa.sa_mask, SIGBUS);
+	sigdelset(&sa.sa_mask, SIGILL);
+	sigdelset(&sa.sa_mask, SIGFPE);
+	sigdelset(&sa.sa_mask, SIGTRAP);
+	sigdelset(&sa.sa_mask, SIGSYS);
 	/* --watch=pages: handlers return through code that may make a
 	 * system call while the selector blocks them (pagewatch.c). */
 	if (wt_pages_mode)

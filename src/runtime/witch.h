@@ -142,6 +142,7 @@ struct wt_kcall {
 	int n;			/* buffers */
 	struct iovec iov[WT_KCALL_MAX_IOV];
 	unsigned paused;	/* LoadCraft's slots waiting through the call */
+	int live;		/* --watch=pages: the call runs, its end is to judge */
 };
 
 struct wt_thread {
@@ -313,10 +314,10 @@ size_t wt_kcall_take_iov(const struct wt_thread *t, struct wt_kcall *c, const st
 			 int n);
 void wt_kcall_before(struct wt_thread *t, struct wt_kcall *c, size_t len);
 void wt_kcall_after(struct wt_thread *t, const struct wt_kcall *c, ssize_t done);
-/* --watch=pages: system call nr caught at uc (rip on the instruction).
- * 1 when its buffers touch a watch: then it ran here, judged, and uc
- * resumes after it. */
-int wt_kcall_syscall(struct wt_thread *t, ucontext_t *uc, long nr);
+/* --watch=pages: system call nr caught at uc (rip on the instruction),
+ * about to run with the trap flag set; and the step trap after it. */
+void wt_kcall_syscall_begin(struct wt_thread *t, ucontext_t *uc, long nr);
+void wt_kcall_syscall_end(struct wt_thread *t, ucontext_t *uc);
 
 /* unwind.c */
 int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,

@@ -59,6 +59,14 @@ judged() {
 	within "$(fraction dead vector)" 0 0.10 "$1, dead, vector: fill's stores are used by writev(2)"
 	is "$(cat "$TMP/out")" 1000000 "$1, dead, vector: each writev of a bad iovec array failed with EFAULT"
 
+	# A watch that --watch=pages ended (at the brk) saw none of the loads
+	# after it: no fault, step or system call may judge it later (they
+	# did: fill's stores came out 56 % dead, killed by fill).
+	record dead ended 400000 --watch="$1"
+	within "$(fraction dead ended)" 0 0.10 "$1, dead, ended: fill's stores are used before read(2) overwrites them"
+	is "$(json "$TMP/dead-ended.json" '[.pairs[] | select(.trap[0].function | test("read"))] | length')" 0 \
+		"$1, dead, ended: no store killed by read(2)"
+
 	record silent read 800000 --watch="$1"
 	within "$(fraction silent read)" 0 0.10 "$1, silent, read: read(2) wrote zeros in between, no store is silent"
 	within "$(hits silent read)" 1 100000000 "$1, silent, read: watches ended at the system call"

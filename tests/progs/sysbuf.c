@@ -16,18 +16,26 @@
  *          whose iovec array is a bad pointer, which fails with EFAULT
  *          (counted in the output) and must not crash the program under
  *          witch.
+ *   ended  fill() stores N bytes, a brk(2) follows (with --watch=pages it
+ *          ends every watch unjudged), consume() loads them all, and only
+ *          then does read(2) overwrite them: none of fill's stores is
+ *          killed by read(2). A watch ended by the brk must not be judged
+ *          at the read, whose kernel write comes after the loads it never
+ *          saw. other[], on a page of its own, keeps a watch armed then.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #define N 4096
 
 static char buf[N];
+static char other[N] __attribute__((aligned(4096)));
 
 __attribute__((noipa)) static void fill(void)
 {
@@ -41,6 +49,33 @@ __attribute__((noipa)) static long consume(void)
 
 	for (int i = 0; i < N; i++)
 		s += buf[i];
+	return s;
+}
+
+__attribute__((noipa)) static long fill_other(void)
+{
+	long s = 0;
+
+	for (int i = 0; i < N; i++)
+		other[i] = (char)i;
+	for (int i = 0; i < N; i++)
+		s += other[i];
+	return s;
+}
+
+/* ended: the rounds; returns what consume() summed. */
+__attribute__((noipa)) static long ended_rounds(int in, long rounds)
+{
+	long r, s = 0;
+
+	for (r = 0; r < rounds; r++) {
+		fill();
+		syscall(SYS_brk, 0);
+		s += consume();
+		s += fill_other();
+		if (read(in, buf, sizeof(buf)) != N)
+			return -1;
+	}
 	return s;
 }
 
@@ -68,13 +103,18 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int reading = !strcmp(mode, "read");
 
-	if (argc != 3 || (!reading && strcmp(mode, "vector") && strcmp(mode, "write")) ||
+	if (argc != 3 ||
+	    (!reading && strcmp(mode, "vector") && strcmp(mode, "write") && strcmp(mode, "ended")) ||
 	    rounds <= 0) {
-		fprintf(stderr, "usage: sysbuf read|write|vector ROUNDS\n");
+		fprintf(stderr, "usage: sysbuf read|write|vector|ended ROUNDS\n");
 		return 2;
 	}
 	if (in < 0 || out < 0)
 		return 1;
+	if (!strcmp(mode, "ended")) {
+		printf("%ld\n", ended_rounds(in, rounds));
+		return 0;
+	}
 	if (!strcmp(mode, "vector")) {
 		printf("%ld\n", vector_rounds(out, rounds));
 		return 0;
