@@ -47,6 +47,10 @@ static const char usage_text[] =
 	"                            share the time before them, which evens out the timer's\n"
 	"                            weighting by time; costs up to N more traps a sample\n"
 	"                            (default 1: the next access)\n"
+	"  --reach=N                 timer: a sample stands for the access it finds within N\n"
+	"                            instructions, or for none: one after a long stretch of\n"
+	"                            other work would otherwise get all of its samples\n"
+	"                            (default " WP_DEFAULT_REACH_TEXT "; 0: no limit)\n"
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
 	"  --watch=auto|registers|pages\n"
 	"                            how to watch: hardware debug registers, or page protection\n"
@@ -63,7 +67,8 @@ struct record_opts {
 	const char *craft;
 	const char *outdir;
 	const char *source;
-	long rate, period, spread;
+	long rate, period, spread, reach;
+	int reach_given;
 	int rate_given;
 	const char *approx;
 	int registers;
@@ -95,6 +100,9 @@ static int check_source(const struct record_opts *o)
 	if (o->spread > 1)
 		return fail("--spread draws among the accesses after a timer sample; --source=pmu "
 			    "samples accesses themselves, by count: drop --spread%s%s", "", "");
+	if (o->reach_given)
+		return fail("--reach limits how far a timer sample looks for its access; "
+			    "--source=pmu samples accesses themselves: drop --reach%s%s", "", "");
 	if (o->rate_given)
 		return fail("--rate counts CPU time, which --source=pmu does not sample; give "
 			    "--period=N accesses per sample instead%s%s", "", "");
@@ -116,6 +124,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "source", required_argument, NULL, 's' },
 		{ "registers", required_argument, NULL, 'n' },
 		{ "spread", required_argument, NULL, 'S' },
+		{ "reach", required_argument, NULL, 'R' },
 		{ "approx", required_argument, NULL, 'a' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -130,6 +139,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	o->craft = "dead";
 	o->rate = DEFAULT_RATE;
 	o->spread = 1;
+	o->reach = WP_DEFAULT_REACH;
 	o->source = "timer";
 	o->watch = "auto";
 	/* "+": stop at the program name, its options are its own. */
@@ -167,6 +177,13 @@ static int parse(int argc, char **argv, struct record_opts *o)
 				return fail("--spread=%s: give how many accesses a sample draws among, "
 					    "1 (the next one) to " WP_MAX_SPREAD_TEXT, optarg, "");
 			o->spread = v;
+			break;
+		case 'R':
+			if (cli_long(optarg, 0, WP_MAX_REACH, &v) < 0)
+				return fail("--reach=%s: give how many instructions ahead a sample may "
+					    "find its access, 0 (no limit) to " WP_MAX_REACH_TEXT, optarg, "");
+			o->reach = v;
+			o->reach_given = 1;
 			break;
 		case 'n':
 			/* One register is the probe's, at least one must watch. */
@@ -230,6 +247,8 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	setenv("WITCH_PERIOD", num, 1);
 	snprintf(num, sizeof(num), "%ld", o->spread);
 	setenv("WITCH_SPREAD", num, 1);
+	snprintf(num, sizeof(num), "%ld", o->source[0] == 'p' ? 0 : o->reach);
+	setenv("WITCH_REACH", num, 1);
 	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
 	setenv("WITCH_REGISTERS", num, 1);
 	setenv("WITCH_APPROX", o->approx ? o->approx : "0.01", 1);

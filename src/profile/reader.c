@@ -44,6 +44,7 @@ enum header {
 	H_START_NS, H_END_NS, H_STATUS,
 	H_OPTIONAL,		/* the headers from here on may be absent */
 	H_SPREAD = H_OPTIONAL,
+	H_REACH,
 	H_COUNT
 };
 
@@ -316,6 +317,18 @@ static int parse_spread(struct parser *ps, char **f, const struct keyword *kw)
 	if (ps->p->spread < 1 || ps->p->spread > WP_MAX_SPREAD)
 		return fail(ps, "spread %s: a sample stands for one of 1 to %d accesses",
 			    quote(ps, f[1]), WP_MAX_SPREAD);
+	return 0;
+}
+
+/* Timer samples only, and absent from profiles before --reach: 0 (no
+ * limit) unless given. */
+static int parse_reach(struct parser *ps, char **f, const struct keyword *kw)
+{
+	if (number(ps, f[1], &ps->p->reach, kw->name))
+		return -1;
+	if (ps->p->reach > WP_MAX_REACH)
+		return fail(ps, "reach %s: a sample looks at most %d instructions ahead",
+			    quote(ps, f[1]), WP_MAX_REACH);
 	return 0;
 }
 
@@ -612,6 +625,7 @@ static const struct keyword keywords[] = {
 	HDR("period", H_PERIOD, period),
 	HDR("registers", H_REGISTERS, registers),
 	{ "spread", 2, parse_spread, H_SPREAD, 0, 0 },
+	{ "reach", 2, parse_reach, H_REACH, 0, 0 },
 	HDR("pid", H_PID, pid),
 	HDR("start_ns", H_START_NS, start_ns),
 	HDR("end_ns", H_END_NS, end_ns),
@@ -740,6 +754,9 @@ static int check_header_complete(struct parser *ps)
 	if (ps->p->spread != 1 && strcmp(ps->p->source, "timer"))
 		return fail_file(ps, "says spread %llu with source %s (spread is the timer's); " CORRUPT,
 				 (unsigned long long)ps->p->spread, ps->p->source);
+	if (ps->p->reach && strcmp(ps->p->source, "timer"))
+		return fail_file(ps, "says reach %llu with source %s (reach is the timer's); " CORRUPT,
+				 (unsigned long long)ps->p->reach, ps->p->source);
 	return 0;
 }
 

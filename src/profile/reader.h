@@ -68,6 +68,8 @@ struct wp_profile {
 	uint64_t period;
 	uint64_t registers;
 	uint64_t spread;	/* a timer sample: one of the next `spread` accesses (1 if absent) */
+	uint64_t reach;		/* a timer sample: its access at most `reach` instructions
+				   on (0: no limit; absent: 0) */
 	uint64_t pid;
 	uint64_t start_ns, end_ns;
 	int incomplete;		/* status incomplete: written on a crash path */

@@ -14,6 +14,14 @@
 #define WP_MAX_SPREAD 64
 #define WP_MAX_SPREAD_TEXT "64"
 
+/* How many instructions ahead a timer sample may find its access
+ * (--reach; 0: as far as the walk goes). The default, and the most the
+ * CLI, the runtime and the reader accept. */
+#define WP_DEFAULT_REACH 8
+#define WP_DEFAULT_REACH_TEXT "8"
+#define WP_MAX_REACH 4096
+#define WP_MAX_REACH_TEXT "4096"
+
 struct wp_out {
 	int fd;
 	int failed;

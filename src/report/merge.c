@@ -264,6 +264,7 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 		r->rate_hz = p->rate_hz;
 		r->period = p->period;
 		r->spread = p->spread;
+		r->reach = p->reach;
 		return 0;
 	}
 	if (tool != r->tool)
@@ -280,6 +281,11 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 			     "--spread=%llu; their weights differ, so report them separately",
 			     p->path, (unsigned long long)p->spread, r->procs[0].file,
 			     (unsigned long long)r->spread);
+	if (p->reach != r->reach)
+		return error(err, errlen, "%s was sampled with --reach=%llu but %s with "
+			     "--reach=%llu; their weights differ, so report them separately",
+			     p->path, (unsigned long long)p->reach, r->procs[0].file,
+			     (unsigned long long)r->reach);
 	if (p->rate_hz != r->rate_hz || p->period != r->period)
 		r->mixed_rates = 1;
 	return 0;

@@ -276,6 +276,8 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 	fprintf(out, "%llu", (unsigned long long)r->period);
 	put_key(out, "spread", &first);
 	fprintf(out, "%llu", (unsigned long long)r->spread);
+	put_key(out, "reach", &first);
+	fprintf(out, "%llu", (unsigned long long)r->reach);
 	put_key(out, "mixed_rates", &first);
 	fputs(r->mixed_rates ? "true" : "false", out);
 	put_key(out, "command", &first);

@@ -127,6 +127,8 @@ static void print_source(FILE *out, const struct wr_report *r)
 	if (r->spread > 1)
 		fprintf(out, ", each sample one of the next %llu %ss", (unsigned long long)r->spread,
 			r->tool->access);
+	if (r->reach)
+		fprintf(out, " within %llu instructions", (unsigned long long)r->reach);
 }
 
 static void print_processes(FILE *out, const struct wr_report *r)
@@ -221,6 +223,8 @@ static void print_counts(FILE *out, const struct wr_report *r)
 		(unsigned long long)wr_stat(r, "samples", NULL));
 	snprintf(fmt, sizeof(fmt), "no %s found after %%llu", t->access);
 	stat_item(out, r, "samples_no_access", fmt, 0, &first);
+	snprintf(fmt, sizeof(fmt), "%s out of reach %%llu", t->access);
+	stat_item(out, r, "samples_out_of_reach", fmt, 1, &first);
 	snprintf(fmt, sizeof(fmt), "implicit %ss skipped %%llu", t->access);
 	stat_item(out, r, "samples_skipped_implicit", fmt, 0, &first);
 	stat_item(out, r, "samples_reservoir_dropped",

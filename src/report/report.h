@@ -61,6 +61,7 @@ struct wr_report {
 	const char *source;
 	uint64_t rate_hz, period;
 	uint64_t spread;	/* timer: a sample stands for one of the next `spread` accesses */
+	uint64_t reach;		/* timer: found at most `reach` instructions on (0: no limit) */
 	int mixed_rates;	/* processes sampled at different rates */
 
 	struct wr_process *procs;

@@ -481,12 +481,20 @@ static int wanted(const struct wd_access *a, int want_store)
 enum wd_find wd_find_next_access(uintptr_t pc, uintptr_t code_end, int want_store,
 				 int max_insns, struct wd_access *out)
 {
+	int n;
+
+	return wd_find_next_access_n(pc, code_end, want_store, max_insns, out, &n);
+}
+
+enum wd_find wd_find_next_access_n(uintptr_t pc, uintptr_t code_end, int want_store,
+				   int max_insns, struct wd_access *out, int *before)
+{
 	struct wd_access a;
 	uint32_t written, stale = 0;
 	uintptr_t p = pc;
 	int n;
 
-	for (n = 0; n < max_insns; n++) {
+	for (n = 0; *before = n, n < max_insns; n++) {
 		size_t avail;
 
 		if (p >= code_end)

@@ -178,6 +178,9 @@ enum wd_find {
  */
 enum wd_find wd_find_next_access(uintptr_t pc, uintptr_t code_end, int want_store,
 				 int max_insns, struct wd_access *out);
+/* The same, and how many instructions came before what it found in *before. */
+enum wd_find wd_find_next_access_n(uintptr_t pc, uintptr_t code_end, int want_store,
+				   int max_insns, struct wd_access *out, int *before);
 
 /*
  * x86 data watchpoints trap after the access; the context PC is the address

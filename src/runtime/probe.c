@@ -274,6 +274,27 @@ static enum step pass_over(struct wt_thread *t, const struct wd_access *acc,
  * or an access whose address they give. Until the thread is there, a
  * breakpoint waits for it.
  */
+/* --reach: could the walk on from pc find an access within what is left
+ * of its reach? Not when the code there, straight on, has none that near
+ * and nothing that could lead to one. */
+static int maybe_in_reach(const struct wt_probe *p, uintptr_t pc)
+{
+	struct wd_access a;
+	int n;
+
+	if (pc < p->proc_start || pc >= p->proc_end)
+		return 1;	/* another function: the walk decides */
+	switch (wd_find_next_access_n(pc, p->proc_end, wt_craft_wants_store(), p->reach + 1, &a,
+				      &n)) {
+	case WD_NOT_FOUND:
+		return 0;
+	case WD_FOUND:
+		return n <= p->reach;
+	default:
+		return n < p->reach;	/* a jump, call or push to go on from */
+	}
+}
+
 static enum step with_registers(struct wt_thread *t, const struct wd_access *acc,
 				ucontext_t *uc, uintptr_t *pc)
 {
@@ -282,6 +303,14 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 	/* Passed over, an access needs no registers; only a jump does. */
 	if (p->skip > 0 && !(acc->flags & WD_CONTROL))
 		return pass_over(t, acc, uc, pc);
+	/* A breakpoint costs a trap: not for a jump both of whose ways run
+	 * out of reach. */
+	if (wt_cfg.reach && !p->reached && (acc->flags & WD_COND_JMP) &&
+	    !maybe_in_reach(p, acc->target) && !maybe_in_reach(p, acc->pc + acc->len)) {
+		t->st.samples_out_of_reach++;
+		wt_probe_cancel(t);
+		return STEP_DONE;
+	}
 	if (!registers_at(p, acc, uc)) {
 		p->acc = *acc;
 		arm(t, WT_PROBE_BEFORE, acc->pc, uc);
@@ -359,8 +388,27 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 	p->moved = 0;
 	/* Each access passed over may take a jump more to reach the next. */
 	while (p->hops < MAX_HOPS + wt_cfg.spread) {
-		switch (wd_find_next_access(pc, p->proc_end, wt_craft_wants_store(), LOOKAHEAD_INSNS,
-					    &acc)) {
+		int limited = wt_cfg.reach && !p->reached;
+		int lim = limited && p->reach < LOOKAHEAD_INSNS ? p->reach + 1 : LOOKAHEAD_INSNS;
+		int before;
+		enum wd_find f = wd_find_next_access_n(pc, p->proc_end, wt_craft_wants_store(), lim,
+						      &acc, &before);
+
+		/* What it found comes after `before` instructions on the way:
+		 * out of reach, or what is left of it is past that one. The
+		 * reach is the first access's: --spread's draw among those
+		 * after it goes as far as it needs. */
+		if (limited) {
+			if (before > p->reach) {
+				t->st.samples_out_of_reach++;
+				wt_probe_cancel(t);
+				return;
+			}
+			p->reach -= before + 1;
+			if (f == WD_FOUND || (f == WD_SKIPPED && !(acc.flags & WD_IMPLICIT)))
+				p->reached = 1;
+		}
+		switch (f) {
 		case WD_FOUND:
 			if (!(acc.flags & WD_CONTROL) && !wt_craft_reads_before(&acc)) {
 				if (p->skip > 0) {
@@ -420,6 +468,8 @@ void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t 
 	p->proc_start = proc_start;
 	p->proc_end = proc_end;
 	p->hops = 0;
+	p->reach = wt_cfg.reach;
+	p->reached = 0;
 	if (wt_own_code(pcs[0])) {
 		/* In a wrapper of witch's: the program's time is elsewhere. */
 		t->st.samples_no_access++;
@@ -447,8 +497,10 @@ void wt_probe_fired(struct wt_thread *t, ucontext_t *uc)
 	case WT_PROBE_BEFORE:
 		if (rip(uc) != p->acc.pc)
 			break;
-		/* The walk resumes at the instruction, now with its registers. */
+		/* The walk resumes at the instruction, now with its registers;
+		 * it was counted on the way there. */
 		p->hops++;
+		p->reach++;
 		walk(t, p->acc.pc, uc);
 		return;
 	case WT_PROBE_ACCESS:

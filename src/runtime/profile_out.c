@@ -152,6 +152,7 @@ static void write_stats(void)
 	}
 	stat_line("samples", sum.samples);
 	stat_line("samples_no_access", sum.samples_no_access);
+	stat_line("samples_out_of_reach", sum.samples_out_of_reach);
 	stat_line("samples_skipped_implicit", sum.samples_skipped_implicit);
 	stat_line("samples_reservoir_dropped", sum.samples_reservoir_dropped);
 	stat_line("samples_unwind_failed", sum.samples_unwind_failed);
@@ -301,6 +302,7 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 		kv_u64("rate_hz", wt_cfg.period_ns > 0 ? 0 : (uint64_t)wt_cfg.rate_hz);
 		kv_u64("period", (uint64_t)(wt_cfg.period_ns > 0 ? wt_cfg.period_ns : 0));
 		kv_u64("spread", (uint64_t)wt_cfg.spread);
+		kv_u64("reach", (uint64_t)wt_cfg.reach);
 	}
 	kv_u64("registers", (uint64_t)wt_cfg.registers);
 	kv_u64("pid", (uint64_t)getpid());

@@ -33,6 +33,8 @@ struct wt_config {
 	double approx;		/* relative tolerance for floating-point equality */
 	int registers;		/* debug registers to use (<= discovered) */
 	int spread;		/* --spread: a timer sample stands for one of the next spread accesses */
+	int reach;		/* --reach: a timer sample finds its access at most reach
+				   instructions on, or stands for none (0: no limit) */
 	int use_perf_clock;	/* 1: perf task-clock source, 0: POSIX CPU timer */
 	int pmu;		/* --source=pmu: pmu_attr samples, not a timer */
 	struct perf_event_attr pmu_attr;
@@ -44,6 +46,7 @@ struct wt_config {
 struct wt_stats {
 	uint64_t samples;
 	uint64_t samples_no_access;
+	uint64_t samples_out_of_reach;	/* --reach: the access came more instructions on */
 	uint64_t samples_skipped_implicit;
 	uint64_t samples_reservoir_dropped;
 	uint64_t samples_unwind_failed;
@@ -123,6 +126,9 @@ struct wt_probe {
 	int moved;		/* the walk has left rip: the registers are not the ones
 				   of an instruction it reaches (a loop brings it back) */
 	int target_slot;	/* ACCESS: watch slot the reservoir chose */
+	int reach;		/* instructions the walk may still pass before the first
+				   access (wt_cfg.reach) */
+	int reached;		/* it met that access: no limit from there (--spread) */
 	uint32_t parent_node;	/* calling context of the sample, minus the leaf */
 	uint32_t node;		/* ACCESS: context of the access */
 	uintptr_t proc_start, proc_end;	/* function being walked */

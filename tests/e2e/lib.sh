@@ -166,3 +166,18 @@ skip() {
 	echo "ok $_n # skip $*"
 	printf "\n%s: skipped: %s\n" "$(basename "$0")" "$*" >&2
 }
+
+# refused_record_options PROGRAM "OPTIONS"...: each set of witch record
+# options is bad input: exit 2, a one-line error, and no output directory.
+refused_record_options() {
+	_prog=$1
+	shift
+	for _bad in "$@"; do
+		# shellcheck disable=SC2086
+		"$WITCH" record $_bad -o "$TMP/bad" -- "$_prog" 10 >/dev/null 2>"$TMP/err"
+		is $? 2 "$_bad: exit 2"
+		is "$(wc -l <"$TMP/err")" 1 "$_bad: one line"
+	done
+	[ ! -e "$TMP/bad" ]
+	ok $? "no output directory is left by bad options"
+}

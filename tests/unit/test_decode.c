@@ -290,6 +290,16 @@ static void test_find(void)
 	r = find(f_seq, t_end, 0, 16, &a);
 	tap_ok(r == WD_FOUND && a.pc == (uintptr_t)f_seq, "find load: the first instruction");
 	tap_ok(find(f_seq, t_end, 1, 2, &a) == WD_NOT_FOUND, "find store: instruction budget");
+	{
+		int n = -1;
+
+		r = wd_find_next_access_n((uintptr_t)f_seq, (uintptr_t)t_end, 1, 16, &a, &n);
+		tap_ok(r == WD_FOUND && n == 2, "find store: 2 instructions before it (--reach)");
+		r = wd_find_next_access_n((uintptr_t)f_seq, (uintptr_t)t_end, 0, 16, &a, &n);
+		tap_ok(r == WD_FOUND && n == 0, "find load: none before it");
+		r = wd_find_next_access_n((uintptr_t)f_seq, (uintptr_t)t_end, 1, 2, &a, &n);
+		tap_ok(r == WD_NOT_FOUND && n == 2, "find store: a budget of 2 passes 2");
+	}
 	tap_ok(find(f_seq, f_seq_st + 2, 1, 16, &a) == WD_NOT_FOUND,
 	       "find store: never reads past code_end");
 	r = find(f_jcc, t_end, 1, 16, &a);

@@ -181,6 +181,7 @@ static void test_valid(void)
 	       p->start_ns == 1763770000000000000ULL && !p->incomplete,
 	       "header fields");
 	tap_ok(p->spread == 1, "no spread line: spread 1");
+	tap_ok(p->reach == 0, "no reach line: reach 0 (no limit)");
 	tap_ok(p->nargs == 2 && !strcmp(p->args[1], "input file.txt"),
 	       "arguments are unescaped");
 	tap_ok(p->nmodules == 2 && !strcmp(p->modules[0].build_id, "3f2a9c") &&
@@ -251,6 +252,11 @@ static void test_corrupt(void)
 	expect_error(with_line(5, "spread 18446744073709551615"), ":5: spread", "spread 2^64-1");
 	expect_error(with_line(3, "source pmu\nspread 8"), "says spread 8 with source pmu",
 		     "spread with the PMU source");
+	expect_error(with_line(5, "reach x"), ":5:", "reach not a number");
+	expect_error(with_line(5, "reach 4097"), ":5: reach 4097", "reach above 4096");
+	expect_error(with_line(5, "reach 18446744073709551615"), ":5: reach", "reach 2^64-1");
+	expect_error(with_line(3, "source pmu\nreach 8"), "says reach 8 with source pmu",
+		     "reach with the PMU source");
 	expect_error(with_line(1, "WITCH-PROFILE 2"),
 		     "is a version 2 witch profile but this witch reads version 1",
 		     "newer version");
