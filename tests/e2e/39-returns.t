@@ -1,7 +1,8 @@
 #!/bin/sh
 # A timer sample stands for the next access of the wanted kind, wherever
 # the thread makes it: the walk follows returns, indirect jumps (and, for
-# stores, calls).
+# stores, calls). With --reach=0 here: the walk's way is what is checked,
+# not which samples the default reach of 8 instructions keeps (test 44).
 # aftercall stores right after a call to a slow function that stores
 # nothing (a[], dead), and right after the same code inlined (b[], used):
 # half of the bytes stored are dead. When the walk stopped at the return,
@@ -14,7 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 needs_debug_registers
 
-"$WITCH" record --quiet --craft=dead --rate=4000 -o "$TMP/s" -- "$PROGS/aftercall" 20000000 >/dev/null
+"$WITCH" record --quiet --craft=dead --rate=4000 --reach=0 -o "$TMP/s" -- "$PROGS/aftercall" 20000000 >/dev/null
 ok $? "witch record --craft=dead aftercall"
 "$WITCH" spy --quiet --tool=dead -o "$TMP/e" -- "$PROGS/aftercall" 100000 >/dev/null
 ok $? "witch spy --tool=dead aftercall"
@@ -30,11 +31,11 @@ within "$(json "$TMP/c.json" '100 * .sampled.redundancy')" 25 95 \
 # does; the walk follows it with the registers right before it. When it
 # stopped there, 84 % of the samples found no store; now none.
 "$PROGS/dispatch" 2000000 >"$TMP/n.out"
-"$WITCH" record --quiet --craft=dead --rate=4000 -o "$TMP/d" -- "$PROGS/dispatch" 2000000 >"$TMP/w.out"
+"$WITCH" record --quiet --craft=dead --rate=4000 --reach=0 -o "$TMP/d" -- "$PROGS/dispatch" 2000000 >"$TMP/w.out"
 ok $? "witch record --craft=dead dispatch"
 cmp -s "$TMP/n.out" "$TMP/w.out"
 ok $? "dispatch: same output"
-"$WITCH" record --quiet --craft=dead --rate=4000 -o "$TMP/d2" -- "$PROGS/dispatch" 20000000 >/dev/null
+"$WITCH" record --quiet --craft=dead --rate=4000 --reach=0 -o "$TMP/d2" -- "$PROGS/dispatch" 20000000 >/dev/null
 "$WITCH" report --format=json "$TMP/d2" >"$TMP/d.json"
 within "$(json "$TMP/d.json" '100 * .totals.stats.samples_no_access / .totals.stats.samples')" 0 10 \
 	"dispatch: at most 10 % of the samples find no store"
@@ -44,7 +45,7 @@ within "$(json "$TMP/d.json" '100 * .totals.stats.samples_no_access / .totals.st
 # it stopped there, 93 % of the store samples and all load samples that
 # met the call were dropped (skipped as the call's own push or load).
 for craft in dead load; do
-	"$WITCH" record --quiet --craft=$craft --rate=4000 -o "$TMP/f$craft" -- "$PROGS/fnptr" 3000000 >/dev/null
+	"$WITCH" record --quiet --craft=$craft --rate=4000 --reach=0 -o "$TMP/f$craft" -- "$PROGS/fnptr" 3000000 >/dev/null
 	ok $? "witch record --craft=$craft fnptr"
 	"$WITCH" report --format=json "$TMP/f$craft" >"$TMP/f.json"
 	within "$(json "$TMP/f.json" '100 * (.totals.stats.samples_no_access + .totals.stats.samples_skipped_implicit) / .totals.stats.samples')" 0 10 \
