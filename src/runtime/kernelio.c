@@ -30,6 +30,8 @@
 
 #include "runtime/witch.h"
 
+#define X86_TRAP_FLAG 0x100	/* EFLAGS.TF */
+
 /* The bytes of [lo, hi) that the first `len` bytes of the buffers cover:
  * the lowest and highest covered address into *a, *z. 0 when none. */
 static int covered(const struct wt_kcall *c, size_t len, uintptr_t lo, uintptr_t hi,
@@ -78,7 +80,7 @@ static int watching(const struct wt_slot *s)
 	return s->state == WT_SLOT_WATCH && !s->skip_self && (s->fd >= 0 || s->page);
 }
 
-int wt_kcall_any_watch(const struct wt_thread *t)
+static int any_watch(const struct wt_thread *t)
 {
 	int i;
 
@@ -102,6 +104,14 @@ int wt_kcall_touches(const struct wt_thread *t, const struct wt_kcall *c, size_t
 	return 0;
 }
 
+size_t wt_kcall_take_buf(struct wt_kcall *c, uintptr_t buf, size_t n)
+{
+	c->n = 1;
+	c->iov[0].iov_base = (void *)buf;
+	c->iov[0].iov_len = n;
+	return n;
+}
+
 size_t wt_kcall_take_iov(const struct wt_thread *t, struct wt_kcall *c, const struct iovec *iov,
 			 int n)
 {
@@ -109,7 +119,7 @@ size_t wt_kcall_take_iov(const struct wt_thread *t, struct wt_kcall *c, const st
 	int i;
 
 	c->n = 0;
-	if (n <= 0 || n > WT_KCALL_MAX_IOV || !wt_kcall_any_watch(t) ||
+	if (n <= 0 || n > WT_KCALL_MAX_IOV || !any_watch(t) ||
 	    wt_read_target(c->iov, (uintptr_t)iov, (size_t)n * sizeof(*iov)) < 0)
 		return 0;
 	c->n = n;
@@ -252,10 +262,7 @@ static size_t syscall_buffers(const struct wt_thread *t, struct wt_kcall *c, lon
 	default:
 		return 0;
 	}
-	c->n = 1;
-	c->iov[0].iov_base = (void *)arg[1];
-	c->iov[0].iov_len = (size_t)arg[2];
-	return c->iov[0].iov_len;
+	return wt_kcall_take_buf(c, (uintptr_t)arg[1], (size_t)arg[2]);
 }
 
 /*
@@ -321,7 +328,7 @@ void wt_kcall_syscall_end(struct wt_thread *t, ucontext_t *uc)
 		return;
 	/* As the call would have left them in place. */
 	g[REG_RIP] = g[REG_RCX] = (greg_t)wt_kcall_resume;
-	g[REG_R11] &= ~(greg_t)0x100;	/* the flags it saw: without witch's TF */
+	g[REG_R11] &= ~(greg_t)X86_TRAP_FLAG;	/* the flags it saw: without witch's TF */
 	c->uc = uc;
 	wt_kcall_after(t, c, (ssize_t)g[REG_RAX]);
 	c->uc = NULL;

@@ -8,8 +8,8 @@
 
 #define LOOKAHEAD_INSNS 64
 #define MAX_HOPS 8	/* jumps, calls, returns and breakpoints followed per sample */
-#define MAX_SKIPS 32
-#define X86_RESUME_FLAG 0x10000	/* EFLAGS.RF: no instruction breakpoint on the next one */	/* push/pop/leave passed per walk (they cost no trap) */
+#define MAX_SKIPS 32	/* push/pop/leave passed per walk (they cost no trap) */
+#define X86_RESUME_FLAG 0x10000	/* EFLAGS.RF: no instruction breakpoint on the next one */
 
 static uintptr_t rip(const ucontext_t *uc)
 {
@@ -269,11 +269,13 @@ static enum step pass_over(struct wt_thread *t, const struct wd_access *acc,
 	return STEP_ON;
 }
 
-/*
- * acc needs the registers right before it: a conditional jump's flags,
- * or an access whose address they give. Until the thread is there, a
- * breakpoint waits for it.
- */
+/* --reach: the sample's access comes too far on; it stands for none. */
+static void out_of_reach(struct wt_thread *t)
+{
+	t->st.samples_out_of_reach++;
+	wt_probe_cancel(t);
+}
+
 /* --reach: could the walk on from pc find an access within what is left
  * of its reach? Not when the code there, straight on, has none that near
  * and nothing that could lead to one. */
@@ -295,6 +297,11 @@ static int maybe_in_reach(const struct wt_probe *p, uintptr_t pc)
 	}
 }
 
+/*
+ * acc needs the registers right before it: a conditional jump's flags,
+ * or an access whose address they give. Until the thread is there, a
+ * breakpoint waits for it.
+ */
 static enum step with_registers(struct wt_thread *t, const struct wd_access *acc,
 				ucontext_t *uc, uintptr_t *pc)
 {
@@ -303,15 +310,14 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 	/* Passed over, an access needs no registers; only a jump does. */
 	if (p->skip > 0 && !(acc->flags & WD_CONTROL))
 		return pass_over(t, acc, uc, pc);
-	/* A breakpoint costs a trap: not for a jump both of whose ways run
-	 * out of reach. */
-	if (wt_cfg.reach && !p->reached && (acc->flags & WD_COND_JMP) &&
-	    !maybe_in_reach(p, acc->target) && !maybe_in_reach(p, acc->pc + acc->len)) {
-		t->st.samples_out_of_reach++;
-		wt_probe_cancel(t);
-		return STEP_DONE;
-	}
 	if (!registers_at(p, acc, uc)) {
+		/* A breakpoint costs a trap: not for a jump both of whose
+		 * ways run out of reach. */
+		if (wt_cfg.reach && !p->reached && (acc->flags & WD_COND_JMP) &&
+		    !maybe_in_reach(p, acc->target) && !maybe_in_reach(p, acc->pc + acc->len)) {
+			out_of_reach(t);
+			return STEP_DONE;
+		}
 		p->acc = *acc;
 		arm(t, WT_PROBE_BEFORE, acc->pc, uc);
 		return STEP_DONE;
@@ -400,8 +406,7 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 		 * after it goes as far as it needs. */
 		if (limited) {
 			if (before > p->reach) {
-				t->st.samples_out_of_reach++;
-				wt_probe_cancel(t);
+				out_of_reach(t);
 				return;
 			}
 			p->reach -= before + 1;

@@ -68,12 +68,7 @@ static int enter(struct call *c, size_t len)
 static int enter_buf(struct call *c, const char *name, void **real, enum wt_kernel_dir dir,
 		     uintptr_t buf, size_t n)
 {
-	if (!watched_call(c, name, real, dir))
-		return 0;
-	c->k.n = 1;
-	c->k.iov[0].iov_base = (void *)buf;
-	c->k.iov[0].iov_len = n;
-	return enter(c, n);
+	return watched_call(c, name, real, dir) && enter(c, wt_kcall_take_buf(&c->k, buf, n));
 }
 
 /* A v- call of n buffers. */

@@ -312,10 +312,11 @@ int wt_pages_sigaction(int sig, void (*fn)(int, siginfo_t *, void *), const sigs
 
 /* kernelio.c: judge the kernel's accesses as the spy does. touches is the
  * cheap test on the first len bytes of c's buffers; before and after
- * bracket the call (done: what it returned). The caller fills c (take_iov:
- * a v- call's iovecs, copied by the kernel; 0 bytes when none to judge). */
-int wt_kcall_any_watch(const struct wt_thread *t);
+ * bracket the call (done: what it returned). The caller fills c: take_buf
+ * with one buffer, take_iov with a v- call's iovecs, copied by the kernel
+ * (0 bytes when none to judge). Both return the bytes the buffers span. */
 int wt_kcall_touches(const struct wt_thread *t, const struct wt_kcall *c, size_t len);
+size_t wt_kcall_take_buf(struct wt_kcall *c, uintptr_t buf, size_t n);
 size_t wt_kcall_take_iov(const struct wt_thread *t, struct wt_kcall *c, const struct iovec *iov,
 			 int n);
 void wt_kcall_before(struct wt_thread *t, struct wt_kcall *c, size_t len);
