@@ -4,9 +4,9 @@
 # as many bytes dead (close together, dense()) as used (each after 56
 # nops, sparse()): the truth is 50 % dead. A sample taken by the next
 # store wherever it is gives each store the time since the one before,
-# sparse()'s more: with no limit the dead fraction came out 27-29 % (two
+# sparse()'s more: with no limit the dead fraction came out 28-30 % (three
 # runs); within 8 instructions a sparse() store gets the time of 8 nops,
-# little, and it came out 86-87 %. Neither is the truth: the reach weighs
+# little, and it came out 85-89 %. Neither is the truth: the reach weighs
 # accesses by the time of the few instructions before them, and nops are
 # faster than dense()'s loop. The check is the direction and size of the
 # change (spread of each fraction: ~2-3 points).
