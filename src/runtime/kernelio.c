@@ -300,7 +300,14 @@ void wt_kcall_syscall_begin(struct wt_thread *t, ucontext_t *uc, long nr)
 	 * it runs again, as it would natively after the signal. */
 	if ((uintptr_t)g[REG_RIP] == (uintptr_t)wt_kcall_stub)
 		return;
-	c->live = 0;
+	/* Another call is in the stub still: this one comes from a handler
+	 * of the program's that interrupted it (a sample of witch's in that
+	 * handler protected the pages again), or that call was left by a
+	 * siglongjmp. Either way this one runs in place, unjudged: routed
+	 * to the stub too, it would take the stub's state and the first
+	 * call would resume in the handler. Its step ends the stale state. */
+	if (c->live)
+		return;
 	len = syscall_buffers(t, c, nr, arg);
 	if (!len || !wt_kcall_touches(t, c, len))
 		return;

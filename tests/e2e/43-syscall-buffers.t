@@ -59,6 +59,17 @@ judged() {
 	within "$(fraction dead vector)" 0 0.10 "$1, dead, vector: fill's stores are used by writev(2)"
 	is "$(cat "$TMP/out")" 1000000 "$1, dead, vector: each writev of a bad iovec array failed with EFAULT"
 
+	# The program's signals interrupt a read(2) that blocks on a watched
+	# buffer (with pages, in kernelio.c's stub), and their handler makes
+	# a system call on the same buffer: the read fails with EINTR and is
+	# tried again, or the kernel restarts it (SA_RESTART), as natively.
+	for mode in eintr restart; do
+		record dead "$mode" 3000 "--watch=$1 --reach=0"
+		within "$(sed -n 's/^alarms //p' "$TMP/err")" 100 1000000 \
+			"$1, dead, $mode: the program's SIGALRM came while read(2) waited"
+		within "$(hits dead "$mode")" 1 100000000 "$1, dead, $mode: blocked calls judged"
+	done
+
 	# A watch that --watch=pages ended (at the brk) saw none of the loads
 	# after it: no fault, step or system call may judge it later (they
 	# did: fill's stores came out 56 % dead, killed by fill).

@@ -22,14 +22,27 @@
  *          killed by read(2). A watch ended by the brk must not be judged
  *          at the read, whose kernel write comes after the loads it never
  *          saw. other[], on a page of its own, keeps a watch armed then.
+ *   eintr  as read, but from a pipe that a child process fills slowly, so
+ *          read(2) blocks, while a 2 kHz SIGALRM interrupts it: the call
+ *          fails with EINTR (the handler has no SA_RESTART) and is tried
+ *          again. With --watch=pages a caught read(2) blocks in witch's
+ *          stub, and the program's handler runs there, and calls
+ *          write(2) on buf itself, raw.
+ *   restart as eintr, with SA_RESTART: the kernel runs the call again
+ *          after the handler, from the stub's syscall instruction.
+ * eintr and restart print to stderr how often the signal came.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define N 4096
@@ -41,6 +54,20 @@ __attribute__((noipa)) static void fill(void)
 {
 	for (int i = 0; i < N; i++)
 		buf[i] = (char)i;
+}
+
+/* eintr, restart: as fill, but with a chain of multiplies before each
+ * store (about 0.2 ms a round), so that most of the program's CPU time is
+ * spent filling buf, not in the kernel, and most samples (with --reach=0)
+ * watch its bytes. */
+__attribute__((noipa)) static void fill_slowly(void)
+{
+	for (int i = 0; i < N; i++) {
+		unsigned x = (unsigned)i;
+
+		__asm__ volatile(".rept 48\n\timul %0, %0\n\t.endr" : "+r"(x));
+		buf[i] = (char)(i + (x & 0));
+	}
 }
 
 __attribute__((noipa)) static long consume(void)
@@ -79,6 +106,91 @@ __attribute__((noipa)) static long ended_rounds(int in, long rounds)
 	return s;
 }
 
+static volatile sig_atomic_t alarms;
+static int alarm_out = -1;
+
+/* The handler writes buf too: a system call on watched bytes, made while
+ * another (read(2), blocked) on the same buffer waits. It is made raw, as
+ * programs may: what follows it is not what follows libc's read(2), so
+ * the interrupted call resuming there would not go unnoticed. */
+static void on_alarm(int sig)
+{
+	long r;
+
+	(void)sig;
+	alarms++;
+	__asm__ volatile("syscall"
+			 : "=a"(r)
+			 : "0"((long)SYS_write), "D"((long)alarm_out), "S"(buf), "d"((long)N)
+			 : "rcx", "r11", "memory");
+	if (r != N)
+		_exit(3);
+}
+
+/* eintr, restart: the child's side. Each round's N bytes go in four
+ * pieces with a pause after each, so the reader waits in read(2). */
+static void slow_writer(int out, long rounds)
+{
+	struct timespec pause = { 0, 100000 };
+	char piece[N / 4];
+
+	for (long r = 0; r < rounds; r++)
+		for (int q = 0; q < 4; q++) {
+			memset(piece, (int)(r + q), sizeof(piece));
+			if (write(out, piece, sizeof(piece)) != (ssize_t)sizeof(piece))
+				_exit(1);
+			nanosleep(&pause, NULL);
+		}
+	_exit(0);
+}
+
+/* eintr, restart: the rounds, reading what slow_writer writes while
+ * SIGALRM interrupts; returns what consume() summed, or -1 when a read(2)
+ * failed otherwise or the writer did. */
+__attribute__((noipa)) static long signalled_rounds(long rounds, int restart)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = restart ? SA_RESTART : 0 };
+	struct itimerval every = { { 0, 500 }, { 0, 500 } }, off = { { 0, 0 }, { 0, 0 } };
+	int fds[2], status, failed = 0;
+	long r, s = 0;
+	pid_t child;
+
+	alarm_out = open("/dev/null", O_WRONLY);
+	if (alarm_out < 0 || pipe(fds) != 0 || sigaction(SIGALRM, &sa, NULL) != 0)
+		return -1;
+	child = fork();
+	if (child < 0)
+		return -1;
+	if (child == 0) {
+		close(fds[0]);
+		slow_writer(fds[1], rounds);
+	}
+	close(fds[1]);
+	setitimer(ITIMER_REAL, &every, NULL);
+	for (r = 0; r < rounds && !failed; r++) {
+		size_t got = 0;
+
+		fill_slowly();
+		while (got < N) {
+			ssize_t n = read(fds[0], buf + got, N - got);
+
+			if (n > 0)
+				got += (size_t)n;
+			else if (n == 0 || errno != EINTR) {
+				failed = 1;
+				break;
+			}
+		}
+		s += consume();
+	}
+	setitimer(ITIMER_REAL, &off, NULL);
+	close(fds[0]);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		failed = 1;
+	fprintf(stderr, "alarms %ld\n", (long)alarms);
+	return failed ? -1 : s;
+}
+
 /* vector: the writev(2) rounds; returns how many bad ones failed with EFAULT. */
 __attribute__((noipa)) static long vector_rounds(int out, long rounds)
 {
@@ -101,18 +213,23 @@ int main(int argc, char **argv)
 	int in = open("/dev/zero", O_RDONLY), out = open("/dev/null", O_WRONLY);
 	long rounds = argc > 2 ? atol(argv[2]) : 0, r, s = 0;
 	const char *mode = argc > 1 ? argv[1] : "";
-	int reading = !strcmp(mode, "read");
+	int reading = !strcmp(mode, "read"), restart = !strcmp(mode, "restart");
 
 	if (argc != 3 ||
-	    (!reading && strcmp(mode, "vector") && strcmp(mode, "write") && strcmp(mode, "ended")) ||
+	    (!reading && !restart && strcmp(mode, "vector") && strcmp(mode, "write") &&
+	     strcmp(mode, "ended") && strcmp(mode, "eintr")) ||
 	    rounds <= 0) {
-		fprintf(stderr, "usage: sysbuf read|write|vector|ended ROUNDS\n");
+		fprintf(stderr, "usage: sysbuf read|write|vector|ended|eintr|restart ROUNDS\n");
 		return 2;
 	}
 	if (in < 0 || out < 0)
 		return 1;
 	if (!strcmp(mode, "ended")) {
 		printf("%ld\n", ended_rounds(in, rounds));
+		return 0;
+	}
+	if (restart || !strcmp(mode, "eintr")) {
+		printf("%ld\n", signalled_rounds(rounds, restart));
 		return 0;
 	}
 	if (!strcmp(mode, "vector")) {
