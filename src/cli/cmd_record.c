@@ -50,7 +50,8 @@ static const char usage_text[] =
 	"  --reach=N                 timer: a sample stands for the access it finds within N\n"
 	"                            instructions, or for none: one after a long stretch of\n"
 	"                            other work would otherwise get all of its samples\n"
-	"                            (default " WP_DEFAULT_REACH_TEXT "; 0: no limit)\n"
+	"                            (default " WP_DEFAULT_REACH_TEXT " for stores, " WP_DEFAULT_LOAD_REACH_TEXT " for loads;\n"
+	"                            0: no limit)\n"
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
 	"  --watch=auto|registers|pages\n"
 	"                            how to watch: hardware debug registers, or page protection\n"
@@ -139,7 +140,6 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	o->craft = "dead";
 	o->rate = DEFAULT_RATE;
 	o->spread = 1;
-	o->reach = WP_DEFAULT_REACH;
 	o->source = "timer";
 	o->watch = "auto";
 	/* "+": stop at the program name, its options are its own. */
@@ -232,6 +232,16 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
+/* The timer's reach: --reach's, else the craft's default (writer.h). */
+static long reach_of(const struct record_opts *o)
+{
+	if (o->source[0] == 'p')
+		return 0;
+	if (o->reach_given)
+		return o->reach;
+	return strcmp(o->craft, "load") ? WP_DEFAULT_REACH : WP_DEFAULT_LOAD_REACH;
+}
+
 static void set_env(const char *lib, const char *outdir, const struct record_opts *o)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -247,7 +257,7 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	setenv("WITCH_PERIOD", num, 1);
 	snprintf(num, sizeof(num), "%ld", o->spread);
 	setenv("WITCH_SPREAD", num, 1);
-	snprintf(num, sizeof(num), "%ld", o->source[0] == 'p' ? 0 : o->reach);
+	snprintf(num, sizeof(num), "%ld", reach_of(o));
 	setenv("WITCH_REACH", num, 1);
 	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
 	setenv("WITCH_REGISTERS", num, 1);

@@ -37,6 +37,20 @@ like "$("$WITCH" report "$TMP/r8" | head -n 1)" "timer sampling at 4000 Hz withi
 like "$("$WITCH" report "$TMP/r8" | sed -n 4p)" "store out of reach [0-9]" \
 	"and how many found nothing that near"
 
+# Loads are sampled without a limit by default (writer.h says why); a
+# --reach given applies to them too.
+"$WITCH" record --quiet --craft=load -o "$TMP/l" -- "$PROGS/gaps" 100 >/dev/null
+"$WITCH" report --format=json "$TMP/l" >"$TMP/l.json"
+is "$(json "$TMP/l.json" '.reach')" 0 "JSON: --craft=load's reach is 0 by default"
+"$WITCH" record --quiet --craft=load --reach=8 -o "$TMP/l8" -- "$PROGS/gaps" 100 >/dev/null
+"$WITCH" report --format=json "$TMP/l8" >"$TMP/l8.json"
+is "$(json "$TMP/l8.json" '.reach')" 8 "JSON: --craft=load --reach=8"
+mkdir "$TMP/lenv"
+bounded 60 env LD_PRELOAD="$TOP/build/lib/witch/libwitch.so" WITCH_CRAFT=load WITCH_OUT="$TMP/lenv" \
+	WITCH_RATE=4000 "$PROGS/gaps" 100 >/dev/null
+grep -q '^reach 0$' "$TMP"/lenv/*.witch
+ok $? "the runtime's own default for loads, without WITCH_REACH, is 0 too"
+
 # Weights differ: the runs are not merged.
 mkdir -p "$TMP/both"
 cp "$TMP"/r8/*.witch "$TMP/both/a.witch"
