@@ -330,7 +330,9 @@ void wt_kcall_syscall_end(struct wt_thread *t, ucontext_t *uc)
 		return;
 	c->live = 0;
 	/* Elsewhere, the thread left the stub another way (a handler of
-	 * the program's jumped out): the call's result is not known. */
+	 * the program's jumped out), or this is the step of a call that ran
+	 * in place while the stub's waited (wt_kcall_syscall_begin): the
+	 * stub's call goes on unjudged, back to wt_kcall_resume by itself. */
 	if (rip <= (uintptr_t)wt_kcall_stub || rip > (uintptr_t)wt_kcall_stub_end)
 		return;
 	/* As the call would have left them in place. */
