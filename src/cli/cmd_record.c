@@ -239,7 +239,7 @@ static long reach_of(const struct record_opts *o)
 		return 0;
 	if (o->reach_given)
 		return o->reach;
-	return strcmp(o->craft, "load") ? WP_DEFAULT_REACH : WP_DEFAULT_LOAD_REACH;
+	return WP_DEFAULT_REACH_FOR(!strcmp(o->craft, "load"));
 }
 
 static void set_env(const char *lib, const char *outdir, const struct record_opts *o)

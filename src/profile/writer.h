@@ -17,15 +17,14 @@
 /* How many instructions ahead a timer sample may find its access
  * (--reach; 0: as far as the walk goes). The defaults, and the most the
  * CLI, the runtime and the reader accept. Stores are sampled within 8
- * and loads without limit: in bench/accuracy the reach brought the dead
- * and silent rows closer to the spy (within 5 points on 8-9 of 11 and
- * 11 of 12 programs, against 6-7 and 8-9 with none) and the load rows
- * further (7-8 of 12, against 9-11 with none), as loads come densely
- * and a load after a long stretch without any is rare. */
+ * instructions and loads without a limit: in bench/accuracy the reach
+ * brought the dead and silent rows closer to the spy and the load rows
+ * further from it (the README's --reach paragraph has the runs). */
 #define WP_DEFAULT_REACH 8
 #define WP_DEFAULT_REACH_TEXT "8"
 #define WP_DEFAULT_LOAD_REACH 0
 #define WP_DEFAULT_LOAD_REACH_TEXT "0"
+#define WP_DEFAULT_REACH_FOR(is_load) ((is_load) ? WP_DEFAULT_LOAD_REACH : WP_DEFAULT_REACH)
 #define WP_MAX_REACH 4096
 #define WP_MAX_REACH_TEXT "4096"
 

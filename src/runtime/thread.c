@@ -442,8 +442,7 @@ static int read_config(void)
 	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0, 0, LONG_MAX);
 	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS, 1, WT_MAX_SLOTS);
 	wt_cfg.spread = (int)env_long("WITCH_SPREAD", 1, 1, WP_MAX_SPREAD);
-	wt_cfg.reach = (int)env_long("WITCH_REACH",
-				     wt_cfg.craft == WT_CRAFT_LOAD ? WP_DEFAULT_LOAD_REACH : WP_DEFAULT_REACH,
+	wt_cfg.reach = (int)env_long("WITCH_REACH", WP_DEFAULT_REACH_FOR(wt_cfg.craft == WT_CRAFT_LOAD),
 				     0, WP_MAX_REACH);
 	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
 	/* POSIX CPU timers tick at most HZ (250) times a second. */
