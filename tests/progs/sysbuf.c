@@ -30,7 +30,8 @@
  *          write(2) on buf itself, raw.
  *   restart as eintr, with SA_RESTART: the kernel runs the call again
  *          after the handler, from the stub's syscall instruction.
- * eintr and restart print to stderr how often the signal came.
+ * eintr and restart print to stderr how often the signal came and how
+ * many read(2) calls it failed with EINTR (none with SA_RESTART).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -152,7 +153,7 @@ __attribute__((noipa)) static long signalled_rounds(long rounds, int restart)
 	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = restart ? SA_RESTART : 0 };
 	struct itimerval every = { { 0, 500 }, { 0, 500 } }, off = { { 0, 0 }, { 0, 0 } };
 	int fds[2], status, failed = 0;
-	long r, s = 0;
+	long r, s = 0, interrupted = 0;
 	pid_t child;
 
 	alarm_out = open("/dev/null", O_WRONLY);
@@ -176,7 +177,9 @@ __attribute__((noipa)) static long signalled_rounds(long rounds, int restart)
 
 			if (n > 0)
 				got += (size_t)n;
-			else if (n == 0 || errno != EINTR) {
+			else if (n < 0 && errno == EINTR)
+				interrupted++;
+			else {
 				failed = 1;
 				break;
 			}
@@ -187,7 +190,7 @@ __attribute__((noipa)) static long signalled_rounds(long rounds, int restart)
 	close(fds[0]);
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		failed = 1;
-	fprintf(stderr, "alarms %ld\n", (long)alarms);
+	fprintf(stderr, "alarms %ld\neintr %ld\n", (long)alarms, interrupted);
 	return failed ? -1 : s;
 }
 
