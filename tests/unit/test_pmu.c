@@ -8,6 +8,7 @@
  * arms a real watchpoint whose trap judges the next access.
  */
 #include <fcntl.h>
+#include <ftw.h>
 #include <linux/hw_breakpoint.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -42,6 +43,12 @@ static void put_file(const char *rel, const char *text)
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
 		tap_diag("cannot write %s", path);
 	close(fd);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
 }
 
 static void test_events(void)
@@ -107,6 +114,8 @@ static void test_events(void)
 	       "pmu types read from sysfs");
 	put_file("bad/type", "x\n");
 	tap_ok(wt_perf_pmu_type(root, "bad") == -1, "a type that is no number: none");
+	/* The sysfs tree is the test's own: none is left in /tmp. */
+	tap_ok(nftw(root, remove_one, 8, FTW_DEPTH | FTW_PHYS) == 0, "the test's sysfs tree removed");
 }
 
 /* ---- the ring ---- */
