@@ -28,7 +28,7 @@ needs_debug_registers
 compare() {
 	craft=$1 prog=$2 sargs=$3 eargs=$4 mode=${3%% *}
 	cmp="$TMP/c-$craft-$prog-$mode.json"
-	"$WITCH" record --quiet --craft="$craft" --rate=4000 -o "$TMP/s-$craft-$prog-$mode" -- "$PROGS/$prog" $sargs >/dev/null
+	"$WITCH" record --quiet --craft="$craft" --rate=4000 $record_opts -o "$TMP/s-$craft-$prog-$mode" -- "$PROGS/$prog" $sargs >/dev/null
 	ok $? "witch record --craft=$craft $prog $mode"
 	"$WITCH" spy --quiet --tool="$craft" -o "$TMP/e-$craft-$prog-$mode" -- "$PROGS/$prog" $eargs >/dev/null
 	ok $? "witch spy --tool=$craft $prog $mode"
@@ -57,9 +57,16 @@ check_verdicts() {
 		"$prog $mode: sampled $craft verdicts at the watched sites within 5 points of the truth's"
 }
 
+record_opts=
 check dead listing2 "" 40
 check silent silentmix "" 4
 check load loadmix "" 3
+# wide's samples are to land in the divisions before its accesses, most of
+# them further than the stores' default reach of 8 instructions, which
+# drops them: with it, silent stos came 4.4-6.9 points under the truth
+# (7 of 8 runs beyond 5, at e77a494 as after it), with --reach=0
+# 1.1-1.2. What is checked here is the walk's draw over wide accesses.
+record_opts=--reach=0
 check dead wide "stos 25000000" "stos 100000"
 check silent wide "stos 25000000" "stos 100000"
 check load wide "movs 25000000" "movs 100000"
