@@ -257,10 +257,9 @@ static enum step indirect(struct wt_thread *t, const struct wd_access *acc,
  * A rep string instruction is as many accesses as its count (rcx) says,
  * and the --spread draw counts them one by one: passed over as one, a rep
  * stos that clears 64 words after slow code got as many samples as the
- * one store after it (wide stos: 47 % silent for the truth's 97 %). So
- * when a sample passes over accesses, one needs its registers to be
- * counted. Repe/repne scas and cmps stop at a match no register tells in
- * advance: they count as one.
+ * one store after it (wide stos: 47 % silent for the truth's 97 %). So it
+ * is passed over only with its registers at hand. Repe/repne scas and cmps
+ * stop at a match no register tells in advance: they count as one.
  */
 static int counted_string(const struct wd_access *acc)
 {
@@ -269,16 +268,17 @@ static int counted_string(const struct wd_access *acc)
 }
 
 /*
- * Access acc is not the one the sample stands for (--spread: p->skip more
+ * Access acc, n accesses in the draw (a rep string instruction's count,
+ * else 1), is not the one the sample stands for (--spread: p->skip more
  * to pass over): the walk goes on after it. One that jumps (a jump or call
  * through memory, for loads) goes on at its target, which needs registers
  * as of right before it in uc.
  */
 static enum step pass_over(struct wt_thread *t, const struct wd_access *acc,
-			   ucontext_t *uc, uintptr_t *pc)
+			   ucontext_t *uc, uintptr_t *pc, uint64_t n)
 {
-	t->probe.skip--;
-	t->probe.passed++;
+	t->probe.skip -= (int)n;
+	t->probe.passed += (int)n;
 	if (acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL))
 		return indirect(t, acc, uc, pc);
 	if (acc->flags & WD_CONTROL)
@@ -327,7 +327,7 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 
 	/* Passed over, an access needs no registers; only a jump does. */
 	if (p->skip > 0 && !(acc->flags & WD_CONTROL) && !counted_string(acc))
-		return pass_over(t, acc, uc, pc);
+		return pass_over(t, acc, uc, pc, 1);
 	if (!registers_at(p, acc, uc)) {
 		/* A breakpoint costs a trap: not for a jump both of whose
 		 * ways run out of reach. */
@@ -350,18 +350,12 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 		*pc = wd_branch_taken(acc, uc) ? acc->target : acc->pc + acc->len;
 		return *pc < p->proc_start || *pc >= p->proc_end ? STEP_NONE : STEP_ON;
 	}
-	if (p->skip > 0 && counted_string(acc)) {
-		uint64_t n = wd_string_count(acc, uc);
-
-		if ((uint64_t)p->skip >= n) {	/* all of it passed over */
-			p->skip -= (int)n;
-			p->passed += (int)n;
-			*pc = acc->pc + acc->len;
-			return STEP_ON;
-		}
-	} else if (p->skip > 0) {
-		return pass_over(t, acc, uc, pc);
-	}
+	if (p->skip > 0 && !counted_string(acc))
+		return pass_over(t, acc, uc, pc, 1);
+	/* A rep string instruction the draw passes whole; else the sample
+	 * stands for one of its elements (string_element). */
+	if (p->skip > 0 && (uint64_t)p->skip >= wd_string_count(acc, uc))
+		return pass_over(t, acc, uc, pc, wd_string_count(acc, uc));
 	sample_before(t, acc, uc);
 	return STEP_DONE;
 }
@@ -396,7 +390,7 @@ static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
 	}
 	/* One of the accesses to pass over, whatever kind. */
 	if (t->probe.skip > 0 && !(acc->flags & WD_CONTROL) && !counted_string(acc))
-		return pass_over(t, acc, uc, pc);
+		return pass_over(t, acc, uc, pc, 1);
 	if (!needs_before(acc)) {
 		t->st.samples_skipped_implicit++;
 		wt_probe_cancel(t);
@@ -421,17 +415,16 @@ static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
  */
 static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 {
-	const uintptr_t start_pc = pc;
-	int redrawn = 0;
 	struct wt_probe *p = &t->probe;
 	struct wd_access acc;
 	enum step step = STEP_NONE;
-	int skips = 0;
-
-	const struct wt_probe start = *p;
+	int skips = 0, redrawn = 0;
+	const uintptr_t start_pc = pc;
+	struct wt_probe start;
 
 	p->moved = 0;
 	p->passed = 0;
+	start = *p;	/* for a draw made again (STEP_REDRAW) */
 	/* Each access passed over may take a jump more to reach the next. */
 	while (p->hops < MAX_HOPS + wt_cfg.spread) {
 		int limited = wt_cfg.reach && !p->reached;
@@ -457,7 +450,7 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 		case WD_FOUND:
 			if (!(acc.flags & WD_CONTROL) && !wt_craft_reads_before(&acc)) {
 				if (p->skip > 0) {
-					step = pass_over(t, &acc, uc, &pc);
+					step = pass_over(t, &acc, uc, &pc, 1);
 					break;
 				}
 				if (sampled(t, &acc) == 0)
@@ -487,18 +480,12 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 			break;
 		}
 		if (step == STEP_REDRAW && !redrawn++) {
-			/* The same way again, to one of the accesses passed. */
+			/* The same way again (nothing on it was armed), to one
+			 * of the accesses passed. */
 			int passed = p->passed;
 
-			p->hops = start.hops;
-			p->reach = start.reach;
-			p->reached = start.reached;
-			p->parent_node = start.parent_node;
-			p->proc_start = start.proc_start;
-			p->proc_end = start.proc_end;
+			*p = start;
 			p->skip = (int)(wt_rand(&t->rng) % (uint64_t)passed);
-			p->passed = 0;
-			p->moved = 0;
 			pc = start_pc;
 			skips = 0;
 			continue;

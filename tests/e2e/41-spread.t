@@ -38,15 +38,13 @@ ok $? "the profile says spread 16"
 # the draw is made again among the accesses passed. Breakpoints per sample
 # on demo, whose stores are in loops: 1.34 and 1.40 with spread 1 and 16
 # in one run; 6.3 with 16 when each jump passed cost one.
-per_sample() {
-	grep -h '^stat \(samples\|probe_traps\) ' "$1"/*.witch |
-		awk '$2 == "samples" { s += $3 } $2 == "probe_traps" { p += $3 } END { printf "%.3f\n", p / s }'
-}
 for n in 1 16; do
 	"$WITCH" record --quiet --craft=dead --rate=1000 --spread=$n -o "$TMP/demo$n" -- "$PROGS/demo" 1500 >/dev/null
 	ok $? "witch record --spread=$n demo"
+	"$WITCH" report --format=json "$TMP/demo$n" >"$TMP/demo$n.json"
 done
-b1=$(per_sample "$TMP/demo1") b16=$(per_sample "$TMP/demo16")
+per_sample() { json "$1" '.totals.stats.probe_traps / .totals.stats.samples * 1000 | round / 1000'; }
+b1=$(per_sample "$TMP/demo1.json") b16=$(per_sample "$TMP/demo16.json")
 within "$(awk -v a="$b1" -v b="$b16" 'BEGIN { printf "%.3f\n", b / a }')" 0 1.5 \
 	"--spread=16 sets about as many breakpoints per sample as --spread=1 ($b16 and $b1)"
 
