@@ -62,11 +62,13 @@ ok $? "phases under --watch=pages"
 samples=$(json "$TMP/ph.json" '.totals.stats.samples')
 swept=$(json "$TMP/ph.json" '.totals.stats.watchpoints_armed')
 expect=$(awk '{ printf "%d", $1 * 250 }' "$TMP/pn.cpu")
-diag "samples $samples (expected about $expect), in the sweep $swept"
+in_witch=$(json "$TMP/ph.json" '.totals.stats.samples_in_witch_time')
+# The figures go into the check's name: prove -f prints it when it fails
+# (one clean-clone run of the whole suite gave 0.32, then 0.48 alone).
 within "$(awk -v a="$swept" -v n="$samples" 'BEGIN { print n ? a / n : 0 }')" 0.35 0.70 \
-	"the sweep's share of samples is about its share of the program's time (0.5)"
+	"the sweep's share of samples is about its share of the program's time (0.5; $swept of $samples samples, $in_witch in witch's time, spin $k, $(cat "$TMP/pn.cpu") s natively)"
 within "$samples" "$((expect / 2))" "$((expect * 3 / 2))" "samples follow the program's CPU time"
-within "$(json "$TMP/ph.json" '.totals.stats.samples_in_witch_time')" 1 1e9 \
+within "$in_witch" 1 1e9 \
 	"timer expiries in witch's time are counted"
 
 # A rate above 250 Hz is lowered, and the run says so.
