@@ -88,7 +88,9 @@ bounded() {
 	setsid "$@" &
 	_pid=$!
 	# Its output goes nowhere: a leftover sleep must not hold prove's pipe open.
-	( sleep "$_secs"; kill -9 -- -"$_pid" ) >/dev/null 2>&1 &
+	# No `--` before the group: dash's kill took it for a bad number and
+	# killed nothing, so no bound held (a hung run waited for good).
+	( sleep "$_secs"; kill -9 -"$_pid" ) >/dev/null 2>&1 &
 	_dog=$!
 	wait "$_pid"
 	_st=$?
