@@ -350,12 +350,14 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 		*pc = wd_branch_taken(acc, uc) ? acc->target : acc->pc + acc->len;
 		return *pc < p->proc_start || *pc >= p->proc_end ? STEP_NONE : STEP_ON;
 	}
-	if (p->skip > 0 && !counted_string(acc))
-		return pass_over(t, acc, uc, pc, 1);
-	/* A rep string instruction the draw passes whole; else the sample
-	 * stands for one of its elements (string_element). */
-	if (p->skip > 0 && (uint64_t)p->skip >= wd_string_count(acc, uc))
-		return pass_over(t, acc, uc, pc, wd_string_count(acc, uc));
+	if (p->skip > 0) {
+		/* A rep string instruction the draw passes whole; else the
+		 * sample stands for one of its elements (string_element). */
+		uint64_t n = counted_string(acc) ? wd_string_count(acc, uc) : 1;
+
+		if ((uint64_t)p->skip >= n)
+			return pass_over(t, acc, uc, pc, n);
+	}
 	sample_before(t, acc, uc);
 	return STEP_DONE;
 }
@@ -480,11 +482,18 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 			break;
 		}
 		if (step == STEP_REDRAW && !redrawn++) {
-			/* The same way again (nothing on it was armed), to one
-			 * of the accesses passed. */
+			/* The same way again, to one of the accesses passed.
+			 * The walk's state goes back to where it started; the
+			 * register and what it waits for stay as they are. */
 			int passed = p->passed;
+			struct wt_slot reg = p->reg;
+			struct wd_access waits_for = p->acc;
+			int state = p->state;
 
 			*p = start;
+			p->reg = reg;
+			p->acc = waits_for;
+			p->state = state;
 			p->skip = (int)(wt_rand(&t->rng) % (uint64_t)passed);
 			pc = start_pc;
 			skips = 0;
