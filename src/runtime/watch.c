@@ -127,8 +127,15 @@ unsigned wt_occupied(const struct wt_thread *t)
  * program reads too: a load sampled there was watched, the unwinder tripped
  * it in every handler, and each trap's own unwinding queued the next (xz
  * under --craft=load never ended). Every watch is paused while the handler
- * unwinds or looks up a function.
+ * unwinds or looks up a function. So is the probe's breakpoint: the
+ * unwinder runs libunwind's code, where a program that unwinds itself
+ * gets its samples, and a probe waiting on a loop of libunwind's tripped
+ * in every handler's unwinding, dozens of times, each trap a signal:
+ * 15000 queued for ever, and the program crawled (tests/progs/unwinds at
+ * --spread=16).
  */
+#define PAUSED_PROBE (1u << WT_MAX_SLOTS)
+
 unsigned wt_pause_watches(struct wt_thread *t)
 {
 	unsigned paused = 0;
@@ -143,9 +150,15 @@ unsigned wt_pause_watches(struct wt_thread *t)
 		ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 		paused |= 1u << i;
 	}
+	if (t->probe.reg.fd >= 0 && t->probe.state != WT_PROBE_IDLE && !wt_pages_mode) {
+		ioctl(t->probe.reg.fd, PERF_EVENT_IOC_DISABLE, 0);
+		paused |= PAUSED_PROBE;
+	}
 	return paused;
 }
 
+/* Those paused that still wait: a probe may have moved on meanwhile (its
+ * new breakpoint is on already) or ended. */
 void wt_resume_watches(struct wt_thread *t, unsigned paused)
 {
 	int i;
@@ -153,6 +166,8 @@ void wt_resume_watches(struct wt_thread *t, unsigned paused)
 	for (i = 0; i < t->nslots; i++)
 		if ((paused & (1u << i)) && t->slot[i].state == WT_SLOT_WATCH)
 			ioctl(t->slot[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	if ((paused & PAUSED_PROBE) && t->probe.state != WT_PROBE_IDLE)
+		ioctl(t->probe.reg.fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 void wt_slot_free(struct wt_thread *t, struct wt_slot *s)
