@@ -45,8 +45,8 @@ static const char usage_text[] =
 	"  --spread=N                timer: each sample stands for one of the next N stores (loads)\n"
 	"                            drawn at random, not the next one: neighbouring accesses\n"
 	"                            share the time before them, which evens out the timer's\n"
-	"                            weighting by time; costs up to N more traps a sample\n"
-	"                            (default 1: the next access)\n"
+	"                            weighting by time, at no more traps a sample\n"
+	"                            (default " WP_DEFAULT_SPREAD_TEXT "; 1: the next access)\n"
 	"  --reach=N                 timer: a sample stands for the access it finds within N\n"
 	"                            instructions, or for none: one after a long stretch of\n"
 	"                            other work would otherwise get all of its samples\n"
@@ -69,7 +69,7 @@ struct record_opts {
 	const char *outdir;
 	const char *source;
 	long rate, period, spread, reach;
-	int reach_given;
+	int reach_given, spread_given;
 	int rate_given;
 	const char *approx;
 	int registers;
@@ -98,7 +98,7 @@ static int check_source(const struct record_opts *o)
 				    "sample, 10000 to 10000000000%s", num, "");
 		return 0;
 	}
-	if (o->spread > 1)
+	if (o->spread_given && o->spread > 1)
 		return fail("--spread draws among the accesses after a timer sample; --source=pmu "
 			    "samples accesses themselves, by count: drop --spread%s%s", "", "");
 	if (o->reach_given)
@@ -139,7 +139,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->craft = "dead";
 	o->rate = DEFAULT_RATE;
-	o->spread = 1;
+	o->spread = WP_DEFAULT_SPREAD;
 	o->source = "timer";
 	o->watch = "auto";
 	/* "+": stop at the program name, its options are its own. */
@@ -177,6 +177,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 				return fail("--spread=%s: give how many accesses a sample draws among, "
 					    "1 (the next one) to " WP_MAX_SPREAD_TEXT, optarg, "");
 			o->spread = v;
+			o->spread_given = 1;
 			break;
 		case 'R':
 			if (cli_long(optarg, 0, WP_MAX_REACH, &v) < 0)
@@ -255,7 +256,8 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	setenv("WITCH_RATE", num, 1);
 	snprintf(num, sizeof(num), "%ld", o->period);
 	setenv("WITCH_PERIOD", num, 1);
-	snprintf(num, sizeof(num), "%ld", o->spread);
+	/* --source=pmu: the CPU picks the access itself, no draw. */
+	snprintf(num, sizeof(num), "%ld", o->source[0] == 'p' ? 1 : o->spread);
 	setenv("WITCH_SPREAD", num, 1);
 	snprintf(num, sizeof(num), "%ld", reach_of(o));
 	setenv("WITCH_REACH", num, 1);

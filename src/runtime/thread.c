@@ -418,6 +418,7 @@ static int read_pmu_source(void)
 				(uint64_t)env_long("WITCH_PERIOD", 0, 0, LONG_MAX), why, sizeof(why)) < 0)
 		return -1;
 	wt_cfg.pmu = 1;
+	wt_cfg.spread = 1;	/* the CPU picks the access itself: no draw */
 	wt_cfg.use_perf_clock = 0;
 	wt_cfg.period_ns = 0;	/* no timer runs */
 	return 0;
@@ -441,7 +442,7 @@ static int read_config(void)
 	wt_cfg.rate_hz = env_long("WITCH_RATE", 200, 1, LONG_MAX);
 	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0, 0, LONG_MAX);
 	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS, 1, WT_MAX_SLOTS);
-	wt_cfg.spread = (int)env_long("WITCH_SPREAD", 1, 1, WP_MAX_SPREAD);
+	wt_cfg.spread = (int)env_long("WITCH_SPREAD", WP_DEFAULT_SPREAD, 1, WP_MAX_SPREAD);
 	wt_cfg.reach = (int)env_long("WITCH_REACH", WP_DEFAULT_REACH_FOR(wt_cfg.craft == WT_CRAFT_LOAD),
 				     0, WP_MAX_REACH);
 	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;

@@ -130,6 +130,7 @@ struct wt_probe {
 				   access (wt_cfg.reach) */
 	int reached;		/* it met that access: no limit from there (--spread) */
 	int passed;		/* accesses passed over since the walk last had registers */
+	int pass_breakpoints;	/* breakpoints set for this sample only to pass over more */
 	uint32_t parent_node;	/* calling context of the sample, minus the leaf */
 	uint32_t node;		/* ACCESS: context of the access */
 	uintptr_t proc_start, proc_end;	/* function being walked */

@@ -32,7 +32,7 @@ within "$(json "$TMP/r8.json" '.totals.stats.samples_out_of_reach')" 1 1e9 \
 	"samples that found no store within reach are counted"
 is "$(json "$TMP/r8.json" '.reach')" 8 "JSON: reach 8 by default"
 is "$(json "$TMP/r0.json" '.reach')" 0 "JSON: reach 0"
-like "$("$WITCH" report "$TMP/r8" | head -n 1)" "timer sampling at 4000 Hz within 8 instructions" \
+like "$("$WITCH" report "$TMP/r8" | head -n 1)" "timer sampling at 4000 Hz, each sample one of the next 16 stores within 8 instructions" \
 	"the report says how far samples look"
 like "$("$WITCH" report "$TMP/r8" | sed -n 4p)" "store out of reach [0-9]" \
 	"and how many found nothing that near"
