@@ -45,7 +45,7 @@ static const char usage_text[] =
 	"  --spread=N                timer: each sample stands for one of the next N stores (loads)\n"
 	"                            drawn at random, not the next one: neighbouring accesses\n"
 	"                            share the time before them, which evens out the timer's\n"
-	"                            weighting by time, at no more traps a sample\n"
+	"                            weighting by time, at up to 2 more traps a sample\n"
 	"                            (default " WP_DEFAULT_SPREAD_TEXT "; 1: the next access)\n"
 	"  --reach=N                 timer: a sample stands for the access it finds within N\n"
 	"                            instructions, or for none: one after a long stretch of\n"
