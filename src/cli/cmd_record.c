@@ -256,8 +256,8 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 	setenv("WITCH_RATE", num, 1);
 	snprintf(num, sizeof(num), "%ld", o->period);
 	setenv("WITCH_PERIOD", num, 1);
-	/* --source=pmu: the CPU picks the access itself, no draw. */
-	snprintf(num, sizeof(num), "%ld", o->source[0] == 'p' ? 1 : o->spread);
+	/* --source=pmu draws nothing: the runtime takes spread 1 there. */
+	snprintf(num, sizeof(num), "%ld", o->spread);
 	setenv("WITCH_SPREAD", num, 1);
 	snprintf(num, sizeof(num), "%ld", reach_of(o));
 	setenv("WITCH_REACH", num, 1);

@@ -15,8 +15,9 @@
 #define WP_MAX_SPREAD_TEXT "64"
 /* A timer sample stands for one of the next 16 accesses by default: in
  * bench/accuracy that brought more programs within 5 points of the spy
- * than the next access alone, at no more breakpoints a sample (the
- * README's --spread paragraph has the runs). */
+ * than the next access alone, at up to 2 more breakpoints a sample
+ * (probe.c's PASS_BREAKPOINTS; the README's --spread paragraph has the
+ * runs). */
 #define WP_DEFAULT_SPREAD 16
 #define WP_DEFAULT_SPREAD_TEXT "16"
 
