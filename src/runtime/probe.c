@@ -63,7 +63,7 @@ static void arm(struct wt_thread *t, int state, uintptr_t at, ucontext_t *uc)
 static int registers_at(const struct wt_probe *p, const struct wd_access *acc,
 			const ucontext_t *uc)
 {
-	return !p->moved && acc->pc == rip(uc);
+	return !p->walk.moved && acc->pc == rip(uc);
 }
 
 /* The access the sample stands for: count it in its context (mu), and
@@ -74,7 +74,7 @@ static int sampled(struct wt_thread *t, const struct wd_access *acc)
 	struct wt_probe *p = &t->probe;
 	int j;
 
-	p->node = wt_cct_child(&t->cct, p->parent_node, acc->pc);
+	p->node = wt_cct_child(&t->cct, p->walk.parent_node, acc->pc);
 	wt_attrib_sampled(&t->cct.nodes[p->node]);
 	j = wt_reservoir_choose(&t->reservoir, wt_occupied(t), wt_rand(&t->rng));
 	if (j < 0) {
@@ -134,7 +134,7 @@ static int needs_before(const struct wd_access *acc)
 /*
  * Which element of string instruction acc the sample watches. A sample
  * that interrupted it midway watches the next, or with --spread the one
- * p->skip on: such samples are spread over its elements by the time each
+ * p->walk.skip on: such samples are spread over its elements by the time each
  * takes. A sample the walk brought to it before it started (with --spread,
  * one whose draw fell within its elements) stands for all of them: the
  * time before the instruction is no more the first element's than the
@@ -154,7 +154,7 @@ static uint64_t string_element(struct wt_thread *t, const struct wd_access *acc,
 	if (t->probe.state == WT_PROBE_BEFORE && t->probe.acc.pc == acc->pc)
 		k = n >= 2 ? wt_rand(&t->rng) % n : 0;
 	else
-		k = (uint64_t)t->probe.skip;
+		k = (uint64_t)t->probe.walk.skip;
 	if (!acc->size || k >= n)
 		return 0;
 	if (acc->string_op == WD_STR_MOVS && (rsi > rdi ? rsi - rdi : rdi - rsi) / acc->size < n)
@@ -195,10 +195,10 @@ static int enter(struct wt_thread *t, uintptr_t pc, uint32_t parent)
 	if (wt_own_code(pc))
 		return -1;
 	paused = wt_pause_watches(t);	/* it reads the loader's data */
-	bounded = wt_proc_bounds(pc, &p->proc_start, &p->proc_end);
+	bounded = wt_proc_bounds(pc, &p->walk.proc_start, &p->walk.proc_end);
 
 	wt_resume_watches(t, paused);
-	p->parent_node = parent;
+	p->walk.parent_node = parent;
 	return bounded;
 }
 
@@ -212,8 +212,8 @@ static enum step call_into(struct wt_thread *t, const struct wd_access *acc, uin
 {
 	struct wt_probe *p = &t->probe;
 
-	p->hops++;
-	return enter(t, *pc, wt_cct_child(&t->cct, p->parent_node, acc->pc + acc->len)) < 0
+	p->walk.hops++;
+	return enter(t, *pc, wt_cct_child(&t->cct, p->walk.parent_node, acc->pc + acc->len)) < 0
 		       ? STEP_NONE : STEP_ON;
 }
 
@@ -228,10 +228,10 @@ static enum step into_callee(struct wt_thread *t, const struct wd_access *acc, u
 static enum step to_caller(struct wt_thread *t, uintptr_t *pc)
 {
 	struct wt_probe *p = &t->probe;
-	const struct wt_cct_node *n = &t->cct.nodes[p->parent_node];
+	const struct wt_cct_node *n = &t->cct.nodes[p->walk.parent_node];
 
-	p->hops++;
-	if (!p->parent_node)
+	p->walk.hops++;
+	if (!p->walk.parent_node)
 		return STEP_NONE;
 	*pc = n->pc;
 	return enter(t, *pc, n->parent) < 0 ? STEP_NONE : STEP_ON;
@@ -259,8 +259,8 @@ static enum step indirect(struct wt_thread *t, const struct wd_access *acc,
 		return STEP_NONE;
 	if (acc->flags & WD_INDIRECT_CALL)
 		return call_into(t, acc, pc);
-	p->hops++;
-	if ((*pc < p->proc_start || *pc >= p->proc_end) && enter(t, *pc, p->parent_node) < 0)
+	p->walk.hops++;
+	if ((*pc < p->walk.proc_start || *pc >= p->walk.proc_end) && enter(t, *pc, p->walk.parent_node) < 0)
 		return STEP_NONE;
 	return STEP_ON;
 }
@@ -281,7 +281,7 @@ static int counted_string(const struct wd_access *acc)
 
 /*
  * Access acc, n accesses in the draw (a rep string instruction's count,
- * else 1), is not the one the sample stands for (--spread: p->skip more
+ * else 1), is not the one the sample stands for (--spread: p->walk.skip more
  * to pass over): the walk goes on after it. One that jumps (a jump or call
  * through memory, for loads) goes on at its target, which needs registers
  * as of right before it in uc.
@@ -289,8 +289,8 @@ static int counted_string(const struct wd_access *acc)
 static enum step pass_over(struct wt_thread *t, const struct wd_access *acc,
 			   ucontext_t *uc, uintptr_t *pc, uint64_t n)
 {
-	t->probe.skip -= (int)n;
-	t->probe.passed += (int)n;
+	t->probe.walk.skip -= (int)n;
+	t->probe.walk.passed += (int)n;
 	if (acc->flags & (WD_INDIRECT_JMP | WD_INDIRECT_CALL))
 		return indirect(t, acc, uc, pc);
 	if (acc->flags & WD_CONTROL)
@@ -314,16 +314,16 @@ static int maybe_in_reach(const struct wt_probe *p, uintptr_t pc)
 	struct wd_access a;
 	int n;
 
-	if (pc < p->proc_start || pc >= p->proc_end)
+	if (pc < p->walk.proc_start || pc >= p->walk.proc_end)
 		return 1;	/* another function: the walk decides */
-	switch (wd_find_next_access_n(pc, p->proc_end, wt_craft_wants_store(), p->reach + 1, &a,
+	switch (wd_find_next_access_n(pc, p->walk.proc_end, wt_craft_wants_store(), p->walk.reach + 1, &a,
 				      &n)) {
 	case WD_NOT_FOUND:
 		return 0;
 	case WD_FOUND:
-		return n <= p->reach;
+		return n <= p->walk.reach;
 	default:
-		return n < p->reach;	/* a jump, call or push to go on from */
+		return n < p->walk.reach;	/* a jump, call or push to go on from */
 	}
 }
 
@@ -338,12 +338,12 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 	struct wt_probe *p = &t->probe;
 
 	/* Passed over, an access needs no registers; only a jump does. */
-	if (p->skip > 0 && !(acc->flags & WD_CONTROL) && !counted_string(acc))
+	if (p->walk.skip > 0 && !(acc->flags & WD_CONTROL) && !counted_string(acc))
 		return pass_over(t, acc, uc, pc, 1);
 	if (!registers_at(p, acc, uc)) {
 		/* A breakpoint costs a trap: not for a jump both of whose
 		 * ways run out of reach. */
-		if (wt_cfg.reach && !p->reached && (acc->flags & WD_COND_JMP) &&
+		if (wt_cfg.reach && !p->walk.reached && (acc->flags & WD_COND_JMP) &&
 		    !maybe_in_reach(p, acc->target) && !maybe_in_reach(p, acc->pc + acc->len)) {
 			out_of_reach(t);
 			return STEP_DONE;
@@ -351,26 +351,26 @@ static enum step with_registers(struct wt_thread *t, const struct wd_access *acc
 		/* Past PASS_BREAKPOINTS, no breakpoint only to pass over
 		 * more accesses: the draw is made again among those passed
 		 * since the registers were at hand. */
-		if (p->skip > 0 && p->passed > 0) {
-			if (p->pass_breakpoints == PASS_BREAKPOINTS)
+		if (p->walk.skip > 0 && p->walk.passed > 0) {
+			if (p->walk.pass_breakpoints == PASS_BREAKPOINTS)
 				return STEP_REDRAW;
-			p->pass_breakpoints++;
+			p->walk.pass_breakpoints++;
 		}
 		p->acc = *acc;
 		arm(t, WT_PROBE_BEFORE, acc->pc, uc);
 		return STEP_DONE;
 	}
 	if (acc->flags & WD_COND_JMP) {
-		p->hops++;
+		p->walk.hops++;
 		*pc = wd_branch_taken(acc, uc) ? acc->target : acc->pc + acc->len;
-		return *pc < p->proc_start || *pc >= p->proc_end ? STEP_NONE : STEP_ON;
+		return *pc < p->walk.proc_start || *pc >= p->walk.proc_end ? STEP_NONE : STEP_ON;
 	}
-	if (p->skip > 0) {
+	if (p->walk.skip > 0) {
 		/* A rep string instruction the draw passes whole; else the
 		 * sample stands for one of its elements (string_element). */
 		uint64_t n = counted_string(acc) ? wd_string_count(acc, uc) : 1;
 
-		if ((uint64_t)p->skip >= n)
+		if ((uint64_t)p->walk.skip >= n)
 			return pass_over(t, acc, uc, pc, n);
 	}
 	sample_before(t, acc, uc);
@@ -406,7 +406,7 @@ static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
 		return ++*skips > MAX_SKIPS ? STEP_NONE : STEP_ON;
 	}
 	/* One of the accesses to pass over, whatever kind. */
-	if (t->probe.skip > 0 && !(acc->flags & WD_CONTROL) && !counted_string(acc))
+	if (t->probe.walk.skip > 0 && !(acc->flags & WD_CONTROL) && !counted_string(acc))
 		return pass_over(t, acc, uc, pc, 1);
 	if (!needs_before(acc)) {
 		t->st.samples_skipped_implicit++;
@@ -419,7 +419,7 @@ static enum step skipped(struct wt_thread *t, const struct wd_access *acc,
 /*
  * Walk from pc; uc holds the registers as of rip(uc). The sample stands
  * for the next access of the wanted kind the thread will make, wherever
- * it is (with --spread=N, for one of the next N drawn at random, p->skip
+ * it is (with --spread=N, for one of the next N drawn at random, p->walk.skip
  * being how many to pass over: a timer lands before an access in
  * proportion to the time since the one before it, and drawing among N
  * neighbours gives each of them the mean of their times instead of its
@@ -438,17 +438,17 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 	enum step step = STEP_NONE;
 	int skips = 0, redrawn = 0;
 	const uintptr_t start_pc = pc;
-	struct wt_probe start;
+	struct wt_walk start;
 
-	p->moved = 0;
-	p->passed = 0;
-	start = *p;	/* for a draw made again (STEP_REDRAW) */
+	p->walk.moved = 0;
+	p->walk.passed = 0;
+	start = p->walk;	/* for a draw made again (STEP_REDRAW) */
 	/* Each access passed over may take a jump more to reach the next. */
-	while (p->hops < MAX_HOPS + wt_cfg.spread) {
-		int limited = wt_cfg.reach && !p->reached;
-		int lim = limited && p->reach < LOOKAHEAD_INSNS ? p->reach + 1 : LOOKAHEAD_INSNS;
+	while (p->walk.hops < MAX_HOPS + wt_cfg.spread) {
+		int limited = wt_cfg.reach && !p->walk.reached;
+		int lim = limited && p->walk.reach < LOOKAHEAD_INSNS ? p->walk.reach + 1 : LOOKAHEAD_INSNS;
 		int before;
-		enum wd_find f = wd_find_next_access_n(pc, p->proc_end, wt_craft_wants_store(), lim,
+		enum wd_find f = wd_find_next_access_n(pc, p->walk.proc_end, wt_craft_wants_store(), lim,
 						      &acc, &before);
 
 		/* What it found comes after `before` instructions on the way:
@@ -456,18 +456,18 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 		 * reach is the first access's: --spread's draw among those
 		 * after it goes as far as it needs. */
 		if (limited) {
-			if (before > p->reach) {
+			if (before > p->walk.reach) {
 				out_of_reach(t);
 				return;
 			}
-			p->reach -= before + 1;
+			p->walk.reach -= before + 1;
 			if (f == WD_FOUND || (f == WD_SKIPPED && !(acc.flags & WD_IMPLICIT)))
-				p->reached = 1;
+				p->walk.reached = 1;
 		}
 		switch (f) {
 		case WD_FOUND:
 			if (!(acc.flags & WD_CONTROL) && !wt_craft_reads_before(&acc)) {
-				if (p->skip > 0) {
+				if (p->walk.skip > 0) {
 					step = pass_over(t, &acc, uc, &pc, 1);
 					break;
 				}
@@ -498,19 +498,13 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 			break;
 		}
 		if (step == STEP_REDRAW && !redrawn++) {
-			/* The same way again, to one of the accesses passed.
-			 * The walk's state goes back to where it started; the
-			 * register and what it waits for stay as they are. */
-			int passed = p->passed;
-			struct wt_slot reg = p->reg;
-			struct wd_access waits_for = p->acc;
-			int state = p->state;
+			/* The same way again, to one of the accesses passed:
+			 * only the walk goes back to where it started (the
+			 * register and what it waits for are the probe's). */
+			int passed = p->walk.passed;
 
-			*p = start;
-			p->reg = reg;
-			p->acc = waits_for;
-			p->state = state;
-			p->skip = (int)(wt_rand(&t->rng) % (uint64_t)passed);
+			p->walk = start;
+			p->walk.skip = (int)(wt_rand(&t->rng) % (uint64_t)passed);
 			pc = start_pc;
 			skips = 0;
 			continue;
@@ -519,7 +513,7 @@ static void walk(struct wt_thread *t, uintptr_t pc, ucontext_t *uc)
 			return;
 		if (step != STEP_ON)
 			break;
-		p->moved = 1;
+		p->walk.moved = 1;
 	}
 	t->st.samples_no_access++;
 	wt_probe_cancel(t);
@@ -538,27 +532,27 @@ void wt_probe_start(struct wt_thread *t, const uintptr_t *pcs, int n, uintptr_t 
 	}
 	/* Following jumps inside one function keeps the call stack: only
 	 * the leaf changes, so remember the context without it. */
-	p->parent_node = n > 1 ? wt_cct_path(&t->cct, pcs + 1, n - 1) : 0;
-	p->proc_start = proc_start;
-	p->proc_end = proc_end;
-	p->hops = 0;
-	p->pass_breakpoints = 0;
-	p->reach = wt_cfg.reach;
-	p->reached = 0;
+	p->walk.parent_node = n > 1 ? wt_cct_path(&t->cct, pcs + 1, n - 1) : 0;
+	p->walk.proc_start = proc_start;
+	p->walk.proc_end = proc_end;
+	p->walk.hops = 0;
+	p->walk.pass_breakpoints = 0;
+	p->walk.reach = wt_cfg.reach;
+	p->walk.reached = 0;
 	if (wt_own_code(pcs[0])) {
 		/* In a wrapper of witch's: the program's time is elsewhere. */
 		t->st.samples_no_access++;
 		return;
 	}
 	/* No draw without --spread: the default's random stream stays as it was. */
-	p->skip = wt_cfg.spread > 1 ? (int)(wt_rand(&t->rng) % (uint64_t)wt_cfg.spread) : 0;
+	p->walk.skip = wt_cfg.spread > 1 ? (int)(wt_rand(&t->rng) % (uint64_t)wt_cfg.spread) : 0;
 	walk(t, pcs[0], uc);
 }
 
 void wt_probe_executed(struct wt_thread *t, uint32_t parent, const struct wd_access *acc,
 		       uintptr_t ea)
 {
-	t->probe.parent_node = parent;
+	t->probe.walk.parent_node = parent;
 	if (sampled(t, acc) == 0)
 		watch_at(t, ea, 0);
 }
@@ -574,8 +568,8 @@ void wt_probe_fired(struct wt_thread *t, ucontext_t *uc)
 			break;
 		/* The walk resumes at the instruction, now with its registers;
 		 * it was counted on the way there. */
-		p->hops++;
-		p->reach++;
+		p->walk.hops++;
+		p->walk.reach++;
 		walk(t, p->acc.pc, uc);
 		return;
 	case WT_PROBE_ACCESS:

@@ -118,22 +118,27 @@ enum wt_probe_state { WT_PROBE_IDLE = 0, WT_PROBE_BEFORE, WT_PROBE_ACCESS };
  * `mov 8(%rax),%rax` loses its address as it runs: those are watched from
  * right before they run, and their own trap is skipped (skip_self).
  */
-struct wt_probe {
-	struct wt_slot reg;	/* the register (fd, programmed address) */
-	int state;		/* enum wt_probe_state */
+/* Where a sample's walk is: what a draw made again (--spread) rewinds. */
+struct wt_walk {
 	int hops;		/* jumps, calls, returns and breakpoints followed for this sample */
 	int skip;		/* accesses of the wanted kind still to pass over (--spread) */
 	int moved;		/* the walk has left rip: the registers are not the ones
 				   of an instruction it reaches (a loop brings it back) */
-	int target_slot;	/* ACCESS: watch slot the reservoir chose */
 	int reach;		/* instructions the walk may still pass before the first
 				   access (wt_cfg.reach) */
 	int reached;		/* it met that access: no limit from there (--spread) */
 	int passed;		/* accesses passed over since the walk last had registers */
 	int pass_breakpoints;	/* breakpoints set for this sample only to pass over more */
 	uint32_t parent_node;	/* calling context of the sample, minus the leaf */
-	uint32_t node;		/* ACCESS: context of the access */
 	uintptr_t proc_start, proc_end;	/* function being walked */
+};
+
+struct wt_probe {
+	struct wt_slot reg;	/* the register (fd, programmed address) */
+	int state;		/* enum wt_probe_state */
+	struct wt_walk walk;
+	int target_slot;	/* ACCESS: watch slot the reservoir chose */
+	uint32_t node;		/* ACCESS: context of the access */
 	struct wd_access acc;	/* BEFORE: the jump or string op; ACCESS: the access */
 };
 
