@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,19 +80,8 @@ struct causal_opts {
 	int end_to_end, no_follow, quiet;
 };
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* One line, even when it quotes paths holding newlines. */
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = cli_vfail(WHO, 2, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
+#define fail(...) cli_fail(WHO, 2, __VA_ARGS__)
 
 static int push(char ***arr, size_t *n, char *s)
 {

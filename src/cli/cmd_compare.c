@@ -12,19 +12,12 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/symbolize.h"
+#include "cli/oneline.h"
 
 #define USAGE "usage: witch compare [--top=N] [--full-contexts] [--format=text|json] SAMPLED REFERENCE"
 
-static int fail(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-
-/* One line on stderr: fmt has at most one %s, for arg. */
-static int fail(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "witch compare: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	return 1;
-}
+/* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
+#define fail(...) cli_fail("witch compare", 1, __VA_ARGS__)
 
 static int load(struct wr_side *side, char *path, int full, char *err, size_t errlen)
 {

@@ -21,6 +21,7 @@
 #include "cli/target.h"
 #include "profile/reader.h"
 #include "profile/writer.h"
+#include "cli/oneline.h"
 
 #define WHO "witch record"
 #define DEFAULT_RATE 200
@@ -78,13 +79,8 @@ struct record_opts {
 	int no_follow;
 };
 
-static int fail(const char *fmt, const char *a, const char *b)
-{
-	fprintf(stderr, WHO ": ");
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	return 2;
-}
+/* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
+#define fail(...) cli_fail(WHO, 2, __VA_ARGS__)
 
 /* The options that depend on --source, checked once all are known. */
 static int check_source(const struct record_opts *o)
@@ -95,20 +91,20 @@ static int check_source(const struct record_opts *o)
 	if (!strcmp(o->source, "timer")) {
 		if (o->period && o->period < 10000)
 			return fail("--period=%s is too short for the timer: give CPU nanoseconds per "
-				    "sample, 10000 to 10000000000%s", num, "");
+				    "sample, 10000 to 10000000000", num);
 		return 0;
 	}
 	if (o->spread_given && o->spread > 1)
 		return fail("--spread draws among the accesses after a timer sample; --source=pmu "
-			    "samples accesses themselves, by count: drop --spread%s%s", "", "");
+			    "samples accesses themselves, by count: drop --spread");
 	if (o->reach_given)
 		return fail("--reach limits how far a timer sample looks for its access; "
-			    "--source=pmu samples accesses themselves: drop --reach%s%s", "", "");
+			    "--source=pmu samples accesses themselves: drop --reach");
 	if (o->rate_given)
 		return fail("--rate counts CPU time, which --source=pmu does not sample; give "
-			    "--period=N accesses per sample instead%s%s", "", "");
+			    "--period=N accesses per sample instead");
 	if (!strcmp(o->watch, "pages"))
-		return fail("--source=pmu watches with debug registers; drop --watch=pages%s%s", "", "");
+		return fail("--source=pmu watches with debug registers; drop --watch=pages");
 	if (o->period && o->period < 1000)
 		return fail("--period=%s samples too often for the PMU (an interrupt per %s "
 			    "accesses); give 1000 or more", num, num);
@@ -155,7 +151,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		case 'r':
 			if (cli_long(optarg, 1, 100000, &v) < 0)
 				return fail("--rate=%s is not a rate; give samples per second, 1 to 100000",
-					    optarg, "");
+					    optarg);
 			o->rate = v;
 			o->rate_given = 1;
 			break;
@@ -164,25 +160,25 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			if (cli_long(optarg, 1, 10000000000L, &v) < 0)
 				return fail("--period=%s is not a period; give CPU nanoseconds per sample "
 					    "(10000 to 10000000000), or with --source=pmu accesses per "
-					    "sample", optarg, "");
+					    "sample", optarg);
 			o->period = v;
 			break;
 		case 's':
 			if (strcmp(optarg, "timer") && strcmp(optarg, "pmu"))
-				return fail("--source=%s: give timer (the default) or pmu%s", optarg, "");
+				return fail("--source=%s: give timer (the default) or pmu", optarg);
 			o->source = optarg;
 			break;
 		case 'S':
 			if (cli_long(optarg, 1, WP_MAX_SPREAD, &v) < 0)
 				return fail("--spread=%s: give how many accesses a sample draws among, "
-					    "1 (the next one) to " WP_MAX_SPREAD_TEXT, optarg, "");
+					    "1 (the next one) to " WP_MAX_SPREAD_TEXT, optarg);
 			o->spread = v;
 			o->spread_given = 1;
 			break;
 		case 'R':
 			if (cli_long(optarg, 0, WP_MAX_REACH, &v) < 0)
 				return fail("--reach=%s: give how many instructions ahead a sample may "
-					    "find its access, 0 (no limit) to " WP_MAX_REACH_TEXT, optarg, "");
+					    "find its access, 0 (no limit) to " WP_MAX_REACH_TEXT, optarg);
 			o->reach = v;
 			o->reach_given = 1;
 			break;
@@ -190,7 +186,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			/* One register is the probe's, at least one must watch. */
 			if (cli_long(optarg, 2, 4, &v) < 0)
 				return fail("--registers=%s: give 2 to 4 debug registers (one leads samples "
-					    "to their access, the others watch)", optarg, "");
+					    "to their access, the others watch)", optarg);
 			o->registers = (int)v;
 			break;
 		case 'a': {
@@ -199,13 +195,13 @@ static int parse(int argc, char **argv, struct record_opts *o)
 
 			if (!*optarg || *end || !(tol >= 0 && tol < 1))
 				return fail("--approx=%s is not a tolerance; give a relative tolerance "
-					    "from 0 (exact only) to below 1, e.g. 0.01", optarg, "");
+					    "from 0 (exact only) to below 1, e.g. 0.01", optarg);
 			o->approx = optarg;
 			break;
 		}
 		case 'w':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "registers") && strcmp(optarg, "pages"))
-				return fail("--watch=%s: give auto, registers or pages%s", optarg, "");
+				return fail("--watch=%s: give auto, registers or pages", optarg);
 			o->watch = optarg;
 			break;
 		case 'q':
@@ -219,17 +215,16 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			exit(0);
 		default:
 			return fail("unknown option '%s'; see `witch record --help`",
-				    argv[optind - 1], "");
+				    argv[optind - 1]);
 		}
 	}
 	if (strcmp(o->craft, "dead") && strcmp(o->craft, "silent") && strcmp(o->craft, "load"))
 		return fail("unknown craft '%s'; use --craft=dead, --craft=silent or --craft=load",
-			    o->craft, "");
+			    o->craft);
 	if (check_source(o))
 		return 2;
 	if (optind >= argc)
-		return fail("no program given; usage: witch record [OPTIONS] -- PROGRAM [ARGS...]%s",
-			    "", "");
+		return fail("no program given; usage: witch record [OPTIONS] -- PROGRAM [ARGS...]");
 	return 0;
 }
 
@@ -280,9 +275,10 @@ static int choose_watch(struct record_opts *o, int *regs)
 {
 	char err[1024], why[1024];
 
+	*regs = 0;
 	if (!strcmp(o->watch, "pages")) {
 		if (perf_page_watch_ok(err, sizeof(err)) < 0)
-			return fail("%s%s", err, "");
+			return fail("%s", err);
 		*regs = 4;
 		return 0;
 	}
@@ -292,7 +288,7 @@ static int choose_watch(struct record_opts *o, int *regs)
 		return 0;
 	}
 	if (!strcmp(o->watch, "registers"))
-		return fail("%s%s", err, "; `witch spy` needs no debug registers");
+		return fail("%s; `witch spy` needs no debug registers", err);
 	if (perf_page_watch_ok(why, sizeof(why)) < 0)
 		return fail("%s; and %s", err, why);
 	if (!o->quiet)
@@ -317,12 +313,12 @@ int cmd_record(int argc, char **argv)
 	argv += optind;
 	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    target_preloadable(path, err, sizeof(err)) < 0)
-		return fail("%s%s", err, "");
+		return fail("%s", err);
 	if (witch_libdir(lib, sizeof(lib)) < 0 ||
 	    (size_t)snprintf(lib + strlen(lib), sizeof(lib) - strlen(lib), "/libwitch.so") >=
 		    sizeof(lib) - strlen(lib) ||
 	    access(lib, R_OK) < 0)
-		return fail("cannot find libwitch.so next to this witch (%s); reinstall witch%s", lib, "");
+		return fail("cannot find libwitch.so next to this witch (%s); reinstall witch", lib);
 	if (!o.outdir) {
 		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.craft);
@@ -337,15 +333,12 @@ int cmd_record(int argc, char **argv)
 		o.watch = "registers";
 	if (choose_watch(&o, &regs))
 		return 2;
-	if (o.registers > regs) {
-		snprintf(err, sizeof(err), "%d", regs);
-		return fail("--registers asks for more debug registers than this machine has (%s)%s", err,
-			    "");
-	}
+	if (o.registers > regs)
+		return fail("--registers asks for more debug registers than this machine has (%d)", regs);
 	if (!strcmp(o.source, "pmu") &&
 	    perf_memory_sampling_ok(strcmp(o.craft, "load") != 0, (uint64_t)o.period, err,
 				    sizeof(err)) < 0)
-		return fail("--source=pmu: %s; use the default --source=timer%s", err, "");
+		return fail("--source=pmu: %s; use the default --source=timer", err);
 	if (!strcmp(o.watch, "pages") && (o.period ? o.period < 4000000 : o.rate > 250)) {
 		if (!o.quiet)
 			fprintf(stderr, WHO ": --watch=pages samples at most 250 times a second (the "

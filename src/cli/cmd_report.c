@@ -14,7 +14,6 @@
 #include "report/symbolize.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,19 +31,8 @@ struct report_opts {
 	int npaths;
 };
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Messages quote paths, which may hold newlines: keep them one line. */
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = cli_vfail("witch report", 1, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
+#define fail(...) cli_fail("witch report", 1, __VA_ARGS__)
 
 static void help(void)
 {

@@ -28,6 +28,7 @@
 #include "cli/outdir.h"
 #include "cli/target.h"
 #include "cli/tunables.h"
+#include "cli/oneline.h"
 
 #define WHO "witch spy"
 #define TOOL_FILE "witchspy-amd64-linux"
@@ -61,13 +62,8 @@ struct spy_opts {
 	int verbose, quiet;
 };
 
-static int fail(const char *fmt, const char *a, const char *b)
-{
-	fprintf(stderr, WHO ": ");
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
-	return 2;
-}
+/* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
+#define fail(...) cli_fail(WHO, 2, __VA_ARGS__)
 
 static int parse(int argc, char **argv, struct spy_opts *o)
 {
@@ -102,13 +98,13 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			x = strtod(optarg, &end);
 			if (!*optarg || *end || errno || !(x >= 0 && x < 1))
 				return fail("--approx=%s is not a tolerance; give a relative difference "
-					    "from 0 to below 1, such as 0.01", optarg, "");
+					    "from 0 to below 1, such as 0.01", optarg);
 			o->approx = optarg;
 			break;
 		case 's':
 			if (strcmp(optarg, "keep") && strcmp(optarg, "clear"))
 				return fail("--stack=%s is not a choice; use --stack=keep or --stack=clear",
-					    optarg, "");
+					    optarg);
 			o->stack = optarg;
 			break;
 		case 'v':
@@ -121,15 +117,13 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			fputs(usage_text, stdout);
 			exit(0);
 		default:
-			return fail("unknown option '%s'; see `witch spy --help`", argv[optind - 1], "");
+			return fail("unknown option '%s'; see `witch spy --help`", argv[optind - 1]);
 		}
 	}
 	if (strcmp(o->tool, "dead") && strcmp(o->tool, "silent") && strcmp(o->tool, "load"))
-		return fail("unknown tool '%s'; use --tool=dead, --tool=silent or --tool=load", o->tool,
-			    "");
+		return fail("unknown tool '%s'; use --tool=dead, --tool=silent or --tool=load", o->tool);
 	if (optind >= argc)
-		return fail("no program given; usage: witch spy [OPTIONS] -- PROGRAM [ARGS...]%s", "",
-			    "");
+		return fail("no program given; usage: witch spy [OPTIONS] -- PROGRAM [ARGS...]");
 	return 0;
 }
 
@@ -275,12 +269,12 @@ int cmd_spy(int argc, char **argv)
 	argc -= optind;
 	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    check_target(path, err, sizeof(err)) < 0)
-		return fail("%s%s", err, "");
+		return fail("%s", err);
 	if (target_resolve("valgrind", valgrind, sizeof(valgrind), err, sizeof(err)) < 0)
 		return fail("valgrind is not installed (not in PATH); witch spy runs programs under it: "
-			    "install it (apt-get install valgrind)%s%s", "", "");
+			    "install it (apt-get install valgrind)");
 	if (find_tool_dir(tooldir, sizeof(tooldir)) < 0)
-		return fail("cannot find " TOOL_FILE " in %s; rebuild or reinstall witch%s", tooldir, "");
+		return fail("cannot find " TOOL_FILE " in %s; rebuild or reinstall witch", tooldir);
 	if (!o.outdir) {
 		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 		snprintf(defdir, sizeof(defdir), "witch-%s-%sspy", base,
@@ -296,7 +290,7 @@ int cmd_spy(int argc, char **argv)
 
 	vargv = calloc((size_t)argc + 16, sizeof(*vargv));
 	if (!vargv)
-		return fail("out of memory%s%s", "", "");
+		return fail("out of memory");
 	n = 0;
 	vargv[n++] = "valgrind";
 	vargv[n++] = "--tool=witchspy";

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/launch.h"
+#include "cli/oneline.h"
 
 static volatile pid_t child;
 
@@ -58,7 +59,7 @@ int launch_and_wait(const char *path, char **argv, const char *who)
 		if (errno != EINTR)
 			return -1;
 	if (n == sizeof(err)) {
-		fprintf(stderr, "%s: cannot run %s: %s\n", who, path, strerror(err));
+		cli_fail(who, -1, "cannot run %s: %s", path, strerror(err));
 		return -1;
 	}
 	return status;

@@ -14,3 +14,13 @@ int cli_vfail(const char *who, int rc, const char *fmt, va_list ap)
 	fprintf(stderr, "%s: %s\n", who, msg);
 	return rc;
 }
+
+int cli_fail(const char *who, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rc = cli_vfail(who, rc, fmt, ap);
+	va_end(ap);
+	return rc;
+}

@@ -12,5 +12,6 @@
  */
 int cli_vfail(const char *who, int rc, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+int cli_fail(const char *who, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

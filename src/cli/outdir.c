@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/oneline.h"
 #include "cli/outdir.h"
 #include "profile/reader.h"
 
@@ -59,20 +60,17 @@ int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
 		*p = '/';
 	}
 	if (mkdir(tmp, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot create output directory %s: %s; choose another with -o DIR\n",
-			who, dir, strerror(errno));
-		return 2;
+		return cli_fail(who, 2, "cannot create output directory %s: %s; choose another with -o DIR",
+				dir, strerror(errno));
 	}
 	if (!realpath(dir, abs) || strlen(abs) >= cap) {
-		fprintf(stderr, "%s: cannot use output directory %s: %s\n", who, dir, strerror(errno));
-		return 2;
+		return cli_fail(who, 2, "cannot use output directory %s: %s", dir, strerror(errno));
 	}
 	snprintf(probe, sizeof(probe), "%s/.witch-write-test", abs);
 	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
-		fprintf(stderr, "%s: cannot write to output directory %s: %s; choose another with -o DIR\n",
-			who, dir, strerror(errno));
-		return 2;
+		return cli_fail(who, 2, "cannot write to output directory %s: %s; choose another with -o DIR",
+				dir, strerror(errno));
 	}
 	close(fd);
 	unlink(probe);
@@ -106,9 +104,8 @@ int outdir_check(const char *who, const char *dir)
 		errno = ENOTDIR;
 	else if (access(tmp, W_OK | X_OK) == 0)
 		return 0;
-	fprintf(stderr, "%s: cannot %s output directory %s: %s; choose another with -o DIR\n", who,
-		exists ? "write to" : "create", dir, strerror(errno));
-	return 2;
+	return cli_fail(who, 2, "cannot %s output directory %s: %s; choose another with -o DIR",
+			exists ? "write to" : "create", dir, strerror(errno));
 }
 
 int outdir_count_profiles(const char *dir, uint64_t *unsampled)

@@ -27,6 +27,8 @@ expect_error "unknown craft" "unknown craft 'deadly'" "$WITCH" record --craft=de
 expect_error "bad rate" '--rate=fast is not a rate' "$WITCH" record --rate=fast -- "$PROGS/nodead"
 expect_error "bad registers" '--registers=9' "$WITCH" record --registers=9 -- "$PROGS/nodead"
 expect_error "unknown option" "unknown option '--frob'" "$WITCH" record --frob -- "$PROGS/nodead"
+# What the user typed may hold a newline: the message quotes it on one line
+expect_error "an option holding a newline" "unknown option '--x.y'" "$WITCH" record --"$(printf 'x\ny')" -- "$PROGS/nodead"
 mkdir -p "$TMP/ro" && chmod 555 "$TMP/ro"
 if [ "$(id -u)" -eq 0 ]; then
 	# root writes anywhere: use a path below a regular file instead
@@ -36,6 +38,8 @@ else
 	expect_error "unwritable output" 'cannot (write to|create) output directory' \
 		"$WITCH" record -o "$TMP/ro/sub" -- "$PROGS/nodead" 1
 fi
+expect_error "an output directory holding a newline" 'cannot create output directory .*/text/x.y' \
+	"$WITCH" record -o "$TMP/text/x$(printf '\ny')" -- "$PROGS/nodead" 1
 expect_error "perf_event_open refused" 'perf_event_open was refused.*perf_event_paranoid' \
 	"$PROGS/deny_perf" 13 "$WITCH" record --watch=registers -o "$TMP/x1" -- "$PROGS/nodead" 1
 expect_error "no debug registers" 'no hardware debug registers available' \

@@ -12,6 +12,7 @@ expect_error "different kinds" 'measures dead stores but .* measures silent stor
 expect_error "one profile" 'give two profiles' "$WITCH" compare "$TMP/ea"
 expect_error "bad --top" '--top needs a positive whole number' "$WITCH" compare --top=0 "$TMP/ea" "$TMP/eb"
 expect_error "unknown option" "unknown option '--format=xml'" "$WITCH" compare --format=xml "$TMP/ea" "$TMP/eb"
+expect_error "an option holding a newline" "unknown option '--x.y'" "$WITCH" compare --"$(printf 'x\ny')" "$TMP/ea" "$TMP/eb"
 expect_error "missing profile" 'nothing-here' "$WITCH" compare "$TMP/ea" "$TMP/nothing-here"
 printf 'garbage\n' >"$TMP/bad.witch"
 expect_error "corrupt profile" 'bad.witch is not a witch profile' "$WITCH" compare "$TMP/bad.witch" "$TMP/eb"
