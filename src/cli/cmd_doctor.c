@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/cpuprobe.h"
 #include "cli/perfcheck.h"
 #include "cli/target.h"
 #include "report/debuginfo.h"
@@ -122,6 +123,36 @@ static void check_modify(void)
 		  "breakpoints instead, which is slower");
 }
 
+/*
+ * How the CPU reports a watched hit inside rep stos/movs, and whether
+ * AVX-512 masked accesses run here: both change what a trap's context
+ * says, and witch reads either (docs: "On Intel CPUs").
+ */
+static void check_cpu(void)
+{
+	char err[256], msg[512];
+	struct string_hits h;
+	int avx512 = cpu_has_avx512();
+
+	if (pages_only || probe_string_hits(&h, err, sizeof(err)) < 0) {
+		item(0, 0, "string-instruction hits", pages_only ? "not probed: no debug registers" : err);
+	} else {
+		if (h.traps >= 8)
+			snprintf(msg, sizeof(msg), "per element (%d traps for 8 watched bytes of one rep "
+				 "stosb; fast strings: %s)", h.traps, cpu_fast_strings());
+		else
+			snprintf(msg, sizeof(msg), "per group (%d trap%s for 8 watched bytes of one rep "
+				 "stosb, RDI %ld bytes past them; fast strings: %s): witch judges the "
+				 "bytes such an instruction has stored so far", h.traps,
+				 h.traps == 1 ? "" : "s", h.past, cpu_fast_strings());
+		item(1, 0, "string-instruction hits", msg);
+	}
+	item(avx512, 0, "AVX-512", avx512 ? "masked stores and loads are judged by the bytes their "
+					    "opmask selects; witch spy (Valgrind 3.19) cannot run "
+					    "programs that use it"
+					  : "not on this CPU: glibc uses AVX2 and rep string code here");
+}
+
 static void check_pmu(void)
 {
 	char err[512], detail[1024];
@@ -194,6 +225,7 @@ int cmd_doctor(int argc, char **argv)
 	check_registers();
 	check_uprobes();
 	check_modify();
+	check_cpu();
 	check_pmu();
 	check_valgrind();
 	if (argc == 2)

@@ -17,6 +17,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "runtime/hit.h"
 #include "runtime/valuecmp.h"
 #include "runtime/witch.h"
 
@@ -80,47 +81,89 @@ void wt_craft_armed(struct wt_thread *t, struct wt_slot *s)
 	}
 }
 
-/* The part of the sampled access that the trapping access touched. */
-static void overlap(const struct wt_slot *s, const struct wd_access *trap, uintptr_t ea,
-		    int known, uintptr_t *lo, uintptr_t *hi)
+/* The watched piece, as bits over the sampled access's bytes. */
+static uint64_t piece_bytes(const struct wt_slot *s)
 {
-	uintptr_t a = s->ea, b = s->ea + value_bytes(s);
+	unsigned at = (unsigned)(s->addr - s->ea);
 
-	if (!known || !trap->size) {
-		/* Only the watched piece is sure to have been touched. */
-		*lo = s->addr;
-		*hi = s->addr + s->len;
-		return;
-	}
-	*lo = ea > a ? ea : a;
-	*hi = ea + trap->size < b ? ea + trap->size : b;
-	if (*hi <= *lo) {
-		*lo = s->addr;
-		*hi = s->addr + s->len;
-	}
+	return (s->len >= 64 ? ~0ULL : (1ULL << s->len) - 1) << at;
 }
 
 /*
  * Bytes the verdict covers: the share of the watched piece that the
- * trapping access touched, applied to the whole sampled access. A 4-byte
- * store over half of an 8-byte store kills 4 bytes; a verdict on the 8
- * bytes watched of a 32-byte vector store covers all 32 (WITCH §6.4).
+ * trapping access touched, applied to all the bytes the sampled access
+ * accessed. A 4-byte store over half of an 8-byte store kills 4 bytes; a
+ * verdict on the 8 bytes watched of a 32-byte vector store covers all 32
+ * (WITCH §6.4); a masked store that wrote 5 bytes weighs 5.
  */
-static double verdict_bytes(const struct wt_slot *s, uintptr_t lo, uintptr_t hi)
+static double verdict_bytes(const struct wt_slot *s, uint64_t bytes)
 {
-	uintptr_t a = lo > s->addr ? lo : s->addr;
-	uintptr_t b = hi < s->addr + s->len ? hi : s->addr + s->len;
-	double touched = b > a ? (double)(b - a) : (double)s->len;
+	int touched = __builtin_popcountll(bytes & piece_bytes(s));
 
-	return touched / s->len * s->acc.size;
+	return (double)(touched ? touched : (int)s->len) / s->len * __builtin_popcountll(s->own);
 }
 
-/* Compare over [lo, hi), addresses inside the sampled access. */
+/* Compare over the bytes set in `bytes`, run by run: any run that
+ * differs is use, else any that matches only approximately. */
 static enum wt_verdict compare(const struct wt_slot *s, const uint8_t *old, const uint8_t *now,
-			       uintptr_t lo, uintptr_t hi)
+			       uint64_t bytes)
 {
-	return wt_compare_values(old, now, value_bytes(s), lo - s->ea, hi - lo, s->acc.dtype,
-				 wt_cfg.approx);
+	enum wt_verdict v = WT_WASTE;
+	size_t n = value_bytes(s), i = 0, j;
+
+	while (i < n) {
+		if (!(bytes >> i & 1)) {
+			i++;
+			continue;
+		}
+		for (j = i; j < n && (bytes >> j & 1); j++)
+			;
+		switch (wt_compare_values(old, now, n, i, j - i, s->acc.dtype, wt_cfg.approx)) {
+		case WT_USE:
+			return WT_USE;
+		case WT_APPROX:
+			v = WT_APPROX;
+			break;
+		default:
+			break;
+		}
+		i = j;
+	}
+	return v;
+}
+
+/* Can the bytes a running rep movs or stos has yet to store be told? */
+static int predictable(const struct wt_hit *h)
+{
+	return h->acc.string_op == WD_STR_STOS || h->acc.string_op == WD_STR_MOVS;
+}
+
+/*
+ * The sampled access's bytes as the trapping store leaves them: as they
+ * are, but for those a rep string instruction still running has yet to
+ * store, which stos fills from rax and movs copies from its source.
+ */
+static int bytes_after(const struct wt_slot *s, const struct wt_hit *h, uint8_t *now)
+{
+	size_t n = value_bytes(s), first, last, i;
+	uint8_t src[sizeof(s->value)];
+
+	if (wt_read_target(now, s->ea, n) < 0)
+		return -1;
+	if (!h->pending || h->kind != WD_STORE || !predictable(h))
+		return 0;
+	first = (size_t)__builtin_ctzll(h->pending);
+	last = 63 - (size_t)__builtin_clzll(h->pending);
+	if (h->acc.string_op == WD_STR_MOVS &&
+	    wt_read_target(src, s->ea + first + (uintptr_t)h->copy_delta, last - first + 1) < 0)
+		return -1;
+	for (i = first; i <= last && i < n; i++) {
+		if (!(h->pending >> i & 1))
+			continue;
+		now[i] = h->acc.string_op == WD_STR_STOS ? wt_hit_stos_byte(h, s->ea + i)
+							  : src[i - first];
+	}
+	return 0;
 }
 
 static void attribute(struct wt_thread *t, struct wt_slot *s, uint32_t trap_node, double bytes,
@@ -141,46 +184,50 @@ static void attribute(struct wt_thread *t, struct wt_slot *s, uint32_t trap_node
 		p->use += w * bytes;
 }
 
-/* Silent stores and silent loads: compare values over the overlap. */
-static int judge_value(struct wt_thread *t, struct wt_slot *s, const struct wd_access *trap,
-		       uintptr_t lo, uintptr_t hi, uint32_t trap_node)
+/* Silent stores and silent loads: compare values over the bytes both
+ * accesses accessed. */
+static int judge_value(struct wt_thread *t, struct wt_slot *s, const struct wt_hit *h,
+		       uint64_t bytes, uint32_t trap_node)
 {
 	uint8_t now[sizeof(s->value)];
 	const uint8_t *seen = now;
 
-	if (wt_cfg.craft == WT_CRAFT_LOAD && trap->kind == WD_STORE) {
+	if (wt_cfg.craft == WT_CRAFT_LOAD && h->kind == WD_STORE) {
 		/* LoadCraft ignores stores in between (§6.2), but remembers
 		 * what they left, which a later read-modify-write reads. */
-		wt_read_target(s->cur, s->ea, value_bytes(s));
+		bytes_after(s, h, s->cur);
 		t->st.stores_ignored++;
 		return 1;
 	}
-	if (wt_cfg.craft == WT_CRAFT_SILENT && trap->kind == WD_LOAD)
+	if (wt_cfg.craft == WT_CRAFT_SILENT && h->kind == WD_LOAD)
 		return 1;	/* a W watchpoint does not trap on loads */
 	if (!s->have_value) {
 		t->st.traps_unresolved++;
 		return 0;
 	}
-	if (wt_cfg.craft == WT_CRAFT_LOAD && trap->kind == WD_RMW)
+	if (h->kind == WD_STORE && !predictable(h))
+		bytes &= ~h->pending;	/* what ins will store: not known yet */
+	if (wt_cfg.craft == WT_CRAFT_LOAD && h->kind == WD_RMW)
 		seen = s->cur;	/* it read the value before its own write */
-	else if (wt_read_target(now, s->ea, value_bytes(s)) < 0) {
+	else if (!bytes || bytes_after(s, h, now) < 0) {
 		t->st.traps_unresolved++;
 		return 0;
 	}
-	attribute(t, s, trap_node, verdict_bytes(s, lo, hi), compare(s, s->value, seen, lo, hi));
+	attribute(t, s, trap_node, verdict_bytes(s, bytes), compare(s, s->value, seen, bytes));
 	return 0;
 }
 
-int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wd_access *trap,
-		   uintptr_t ea, int known, uint32_t trap_node)
+int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wt_hit *h,
+		   uint32_t trap_node)
 {
-	uintptr_t lo, hi;
+	uint64_t bytes = h->bytes & s->own;
 
-	overlap(s, trap, ea, known, &lo, &hi);
+	if (!bytes)
+		bytes = piece_bytes(s);
 	if (wt_cfg.craft == WT_CRAFT_DEAD) {
-		attribute(t, s, trap_node, verdict_bytes(s, lo, hi),
-			  trap->kind == WD_STORE ? WT_WASTE : WT_USE);
+		attribute(t, s, trap_node, verdict_bytes(s, bytes),
+			  h->kind == WD_STORE ? WT_WASTE : WT_USE);
 		return 0;
 	}
-	return judge_value(t, s, trap, lo, hi, trap_node);
+	return judge_value(t, s, h, bytes, trap_node);
 }

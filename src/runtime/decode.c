@@ -13,6 +13,7 @@
 #include <Zydis/Zydis.h>
 
 #include "decode.h"
+#include "runtime/xstate.h"
 
 /* A register that is present but cannot address memory through gregs. */
 #define WD_REG_BAD 0xfe
@@ -31,6 +32,7 @@ static ZydisDecoder wd_decoder;
 void wd_init(void)
 {
 	ZydisDecoderInit(&wd_decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+	wx_init();
 }
 
 /* gregs index of a 64-bit GPR or RIP; WD_REG_NONE/WD_REG_BAD otherwise. */
@@ -333,6 +335,54 @@ static uint8_t string_op_of(ZydisMnemonic m)
 	}
 }
 
+static int compresses(ZydisMnemonic m)
+{
+	switch (m) {
+	case ZYDIS_MNEMONIC_VCOMPRESSPD: case ZYDIS_MNEMONIC_VCOMPRESSPS:
+	case ZYDIS_MNEMONIC_VPCOMPRESSB: case ZYDIS_MNEMONIC_VPCOMPRESSW:
+	case ZYDIS_MNEMONIC_VPCOMPRESSD: case ZYDIS_MNEMONIC_VPCOMPRESSQ:
+	case ZYDIS_MNEMONIC_VEXPANDPD: case ZYDIS_MNEMONIC_VEXPANDPS:
+	case ZYDIS_MNEMONIC_VPEXPANDB: case ZYDIS_MNEMONIC_VPEXPANDW:
+	case ZYDIS_MNEMONIC_VPEXPANDD: case ZYDIS_MNEMONIC_VPEXPANDQ:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * An AVX-512 opmask that selects which elements of memory operand `mem`
+ * are accessed: masked-off elements are neither stored nor loaded (nor
+ * fault), so glibc's memset and strlen on such CPUs touch only what the
+ * mask selects. Not for a broadcast (one element, read once) or a
+ * gather/scatter (it clears its mask as it goes), and not when the
+ * instruction writes its own mask (vpcmpb ..., %k1{%k1}): after it ran,
+ * the register no longer holds the mask it used.
+ */
+static void classify_mask(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+			  const ZydisDecodedOperand *mem, struct wd_access *out)
+{
+	ZydisRegister k = in->avx.mask.reg;
+	unsigned esize = mem->element_size / 8;
+	int i;
+
+	if (in->avx.mask.mode != ZYDIS_MASK_MODE_MERGING &&
+	    in->avx.mask.mode != ZYDIS_MASK_MODE_ZEROING)
+		return;
+	if (k < ZYDIS_REGISTER_K1 || k > ZYDIS_REGISTER_K7 ||
+	    in->avx.broadcast.mode != ZYDIS_BROADCAST_MODE_INVALID ||
+	    mem->mem.type != ZYDIS_MEMOP_TYPE_MEM || !esize || esize >= out->size)
+		return;
+	for (i = 0; i < in->operand_count; i++)
+		if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER && ops[i].reg.value == k &&
+		    (ops[i].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
+			return;
+	out->mask_reg = (uint8_t)(k - ZYDIS_REGISTER_K0);
+	out->mask_esize = (uint8_t)esize;
+	if (compresses(in->mnemonic))
+		out->flags |= WD_COMPRESS;
+}
+
 /*
  * Fill kind/size/dtype/addressing and the memory flags. The explicit memory
  * operand, if any, gives the addressing; hidden ones (stack, string) only add
@@ -407,6 +457,7 @@ static void classify_memory(const ZydisDecodedInstruction *in, const ZydisDecode
 	}
 	if (written & addr_regs)
 		out->flags |= WD_WRITES_ADDR_REG;
+	classify_mask(in, ops, pick, out);
 }
 
 /* wd_decode, also reporting the GPRs the instruction writes (gregs bits). */
@@ -723,26 +774,17 @@ int wd_string_element(const struct wd_access *a, const ucontext_t *uc, int want_
 	return 0;
 }
 
-static int overlaps(uintptr_t a, unsigned size, uintptr_t lo, uintptr_t hi)
+int wd_string_sides(const struct wd_access *a, struct wd_string_side side[2])
 {
-	return a < hi && a + size > lo;
-}
+	int n = 0;
 
-int wd_string_last_side(const struct wd_access *a, const ucontext_t *uc, uintptr_t lo,
-			uintptr_t hi)
-{
-	const greg_t *g = uc->uc_mcontext.gregs;
-	int down = (g[REG_EFL] >> 10) & 1;	/* DF: addresses decrease */
-	uintptr_t rdi = (uintptr_t)g[REG_RDI], rsi = (uintptr_t)g[REG_RSI];
-
-	/* The iteration that trapped moved rdi/rsi by one element already. */
-	rdi = down ? rdi + a->size : rdi - a->size;
-	rsi = down ? rsi + a->size : rsi - a->size;
-	if (string_writes_rdi(a->string_op) && overlaps(rdi, a->size, lo, hi))
-		return WD_STORE;
-	if (string_reads_rdi(a->string_op) && overlaps(rdi, a->size, lo, hi))
-		return WD_LOAD;
-	if (string_reads_rsi(a->string_op) && overlaps(rsi, a->size, lo, hi))
-		return WD_LOAD;
-	return WD_NONE;
+	if (!(a->flags & WD_STRING))
+		return 0;
+	if (string_writes_rdi(a->string_op))
+		side[n++] = (struct wd_string_side){ REG_RDI, WD_STORE };
+	if (string_reads_rdi(a->string_op))
+		side[n++] = (struct wd_string_side){ REG_RDI, WD_LOAD };
+	if (string_reads_rsi(a->string_op))
+		side[n++] = (struct wd_string_side){ REG_RSI, WD_LOAD };
+	return n;
 }

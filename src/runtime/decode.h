@@ -43,6 +43,9 @@ enum wd_flags {
 	WD_INDIRECT_JMP = 1 << 10, /* near jmp through register `target_reg`, or
 				   (target_reg WD_REG_NONE) through the memory operand */
 	WD_INDIRECT_CALL = 1 << 11, /* near call through `target_reg` or memory, likewise */
+	WD_COMPRESS = 1 << 12,	/* vcompress/vexpand: the elements the mask selects
+				   are stored or loaded one after the other from
+				   the operand's start (mask_reg says which mask) */
 	WD_ADDR_STALE = 1 << 6,	/* set only by wd_find_next_access: an instruction
 				   before this one writes a register its address
 				   uses, so the sampled registers do not give it
@@ -82,6 +85,10 @@ struct wd_access {
 	uint8_t string_op;	/* WD_STRING: enum wd_string_op */
 	uint8_t rep;		/* WD_STRING: has a rep/repe/repne prefix */
 	uint8_t target_reg;	/* WD_INDIRECT_JMP/CALL: gregs index, or WD_REG_NONE */
+	uint8_t mask_reg;	/* AVX-512 opmask k1..k7 selecting the memory operand's
+				   elements, 0 for none (k0, no masking, a broadcast,
+				   or an instruction that writes its own mask) */
+	uint8_t mask_esize;	/* mask_reg: bytes per element the mask selects */
 	int64_t disp;
 };
 
@@ -114,13 +121,15 @@ uint64_t wd_string_count(const struct wd_access *a, const ucontext_t *uc);
 int wd_string_element(const struct wd_access *a, const ucontext_t *uc, int want_store,
 		      uint64_t k, uintptr_t *ea);
 
-/*
- * After a string instruction's iteration trapped a watchpoint on
- * [lo, hi), with registers uc as of after that iteration: WD_STORE or
- * WD_LOAD for the side that touched the range, WD_NONE if neither did.
- */
-int wd_string_last_side(const struct wd_access *a, const ucontext_t *uc, uintptr_t lo,
-			uintptr_t hi);
+/* One side of a string instruction: the register pointing at the
+ * element it accesses (REG_RDI or REG_RSI) and how (WD_STORE, WD_LOAD). */
+struct wd_string_side {
+	uint8_t reg;
+	uint8_t kind;
+};
+
+/* The sides of string instruction a, stores first: how many (0..2). */
+int wd_string_sides(const struct wd_access *a, struct wd_string_side side[2]);
 
 #define WD_COND_RCXZ 16
 #define WD_COND_ECXZ 17
@@ -129,7 +138,8 @@ int wd_string_last_side(const struct wd_access *a, const ucontext_t *uc, uintptr
  * uc (which must be the state right before `a` executes)? */
 int wd_branch_taken(const struct wd_access *a, const ucontext_t *uc);
 
-/* Initialise the shared decoder. Call once, outside any handler. */
+/* Initialise the shared decoder, and where trap contexts keep the
+ * AVX-512 opmasks (xstate.h). Call once, outside any handler. */
 void wd_init(void);
 
 /*

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "runtime/hit.h"
 #include "runtime/witch.h"
 
 #define X86_TRAP_FLAG 0x100	/* EFLAGS.TF */
@@ -168,13 +169,17 @@ static void judge(struct wt_thread *t, struct wt_slot *s, const struct wt_kcall 
 		  uintptr_t z)
 {
 	struct wd_access acc;
+	struct wt_watched w;
+	struct wt_hit h;
 
 	memset(&acc, 0, sizeof(acc));
 	acc.pc = c->leaf;
 	acc.kind = c->dir == WT_KERNEL_WRITES ? WD_STORE : WD_LOAD;
 	acc.size = (uint8_t)(z - a);
 	acc.base = acc.index = WD_REG_NONE;
-	if (!wt_craft_judge(t, s, &acc, a, 1, call_node(t, c)))
+	wt_slot_watched(t, s, &w);
+	wt_hit_plain(&acc, NULL, a, 1, &w, &h);
+	if (!wt_craft_judge(t, s, &h, call_node(t, c)))
 		wt_slot_free(t, s);
 }
 

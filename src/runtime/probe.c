@@ -4,6 +4,7 @@
  */
 #include <linux/hw_breakpoint.h>
 
+#include "runtime/hit.h"
 #include "runtime/witch.h"
 
 #define LOOKAHEAD_INSNS 64
@@ -12,13 +13,9 @@
 /*
  * Breakpoints a sample may set only to pass over more accesses (--spread:
  * at a jump whose flags are not computed yet); past them the draw is made
- * again among the accesses passed. bench/accuracy at spread 16, programs
- * of 35 within 5 points of the spy, work tree: none allowed 27, 30, 26,
- * 27; 2 allowed 29, 30, 30, 30; 4 allowed 30, 29, 28, 29; no limit 31,
- * 31, 28, 29. bench/overhead slowdown, dead and load, one run each: none
- * 1.043x and 1.062x, 2 1.049x and 1.066x, 4 1.046x and 1.076x, no limit
- * 1.054x and 1.078x. Breakpoints per sample on demo (dead, load): none
- * 1.40 and 4.15, 2 2.67 and 5.04, no limit 6.24 and 6.39.
+ * again among the accesses passed. Each costs a trap; allowing none left
+ * the draw short of its spread after slow code, and allowing more gained
+ * no accuracy in bench/accuracy for more traps (docs/results.md).
  */
 #define PASS_BREAKPOINTS 2
 #define X86_RESUME_FLAG 0x10000	/* EFLAGS.RF: no instruction breakpoint on the next one */
@@ -87,16 +84,26 @@ static int sampled(struct wt_thread *t, const struct wd_access *acc)
 	return 0;
 }
 
-/* Watch the sampled access's bytes at ea in the slot the reservoir chose. */
-static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
+/*
+ * Watch the sampled access's bytes at ea in the slot the reservoir chose;
+ * uc holds its registers (before or after it: an opmask it uses it does
+ * not write), or is NULL. A masked access is watched where its mask
+ * selected, and one whose mask selected nothing stands for no access.
+ */
+static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self, const ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
 	struct wt_slot *s = &t->slot[p->target_slot];
+	uint64_t own = wt_hit_own_bytes(&p->acc, uc);
 	uintptr_t base;
-	unsigned len = wt_watch_piece(ea, p->acc.size, wt_rand(&t->rng), &base);
+	unsigned len = wt_watch_piece_of(ea, p->acc.size, own, wt_rand(&t->rng), &base);
 	int type = wt_cfg.craft == WT_CRAFT_SILENT ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
 
 	wt_probe_cancel(t);
+	if (!len) {
+		t->st.samples_no_access++;
+		return;
+	}
 	if (s->state != WT_SLOT_FREE)
 		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
 	s->state = WT_SLOT_FREE;
@@ -107,6 +114,7 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self)
 	}
 	s->acc = p->acc;
 	s->ea = ea;
+	s->own = own;
 	s->watch_node = p->node;
 	s->skip_self = skip_self;
 	s->state = WT_SLOT_WATCH;
@@ -176,7 +184,7 @@ static void sample_before(struct wt_thread *t, const struct wd_access *acc, cons
 		return;
 	}
 	if (sampled(t, acc) == 0)
-		watch_at(t, ea, 1);
+		watch_at(t, ea, 1, uc);
 }
 
 /*
@@ -554,7 +562,7 @@ void wt_probe_executed(struct wt_thread *t, uint32_t parent, const struct wd_acc
 {
 	t->probe.walk.parent_node = parent;
 	if (sampled(t, acc) == 0)
-		watch_at(t, ea, 0);
+		watch_at(t, ea, 0, NULL);
 }
 
 void wt_probe_fired(struct wt_thread *t, ucontext_t *uc)
@@ -575,7 +583,7 @@ void wt_probe_fired(struct wt_thread *t, ucontext_t *uc)
 	case WT_PROBE_ACCESS:
 		if (rip(uc) != p->acc.pc + p->acc.len)
 			break;
-		watch_at(t, wd_effective_address(&p->acc, uc, t->fs_base, t->gs_base), 0);
+		watch_at(t, wd_effective_address(&p->acc, uc, t->fs_base, t->gs_base), 0, uc);
 		return;
 	default:
 		t->st.traps_lost++;

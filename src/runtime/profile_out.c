@@ -176,6 +176,7 @@ static void write_stats(void)
 	stat_line("watches_released", sum.watches_released);
 	stat_line("syscall_buffer_hits", sum.syscall_buffer_hits);
 	stat_line("traps_witch", sum.traps_witch);
+	stat_line("traps_masked_off", sum.traps_masked_off);
 	if (wt_cfg.pmu) {
 		stat_line("pmu_samples_other", sum.pmu_samples_other);
 		stat_line("pmu_samples_lost", sum.pmu_samples_lost);

@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "runtime/hit.h"
 #include "runtime/perf.h"
 #include "runtime/witch.h"
 
@@ -34,19 +35,37 @@ int wt_debug_registers(void)
 	return n;
 }
 
-unsigned wt_watch_piece(uintptr_t ea, unsigned size, uint64_t r, uintptr_t *piece)
+unsigned wt_watch_piece_of(uintptr_t ea, unsigned size, uint64_t own, uint64_t r,
+			   uintptr_t *piece)
 {
-	uintptr_t byte = ea + (size ? r % size : 0);
-	unsigned len = 8;
+	uint64_t left = own;
+	unsigned at, len = 8, k;
+	uintptr_t byte;
 
+	if (!own)
+		return 0;
+	/* The (r mod count)-th byte of those own selects. */
+	for (k = (unsigned)(r % (unsigned)__builtin_popcountll(own)); k; k--)
+		left &= left - 1;
+	at = (unsigned)__builtin_ctzll(left);
+	byte = ea + at;
 	/* Debug registers watch naturally aligned 1, 2, 4 or 8 bytes: the
-	 * largest such piece that holds the byte and lies in the access. */
+	 * largest such piece that holds the byte and lies in the access,
+	 * all of it selected. */
 	for (;;) {
 		*piece = byte & ~(uintptr_t)(len - 1);
-		if (len == 1 || (*piece >= ea && *piece + len <= ea + size))
+		if (len == 1 || (*piece >= ea && *piece + len <= ea + size &&
+				 (~own & ((1ULL << len) - 1) << (*piece - ea)) == 0))
 			return len;
 		len >>= 1;
 	}
+}
+
+unsigned wt_watch_piece(uintptr_t ea, unsigned size, uint64_t r, uintptr_t *piece)
+{
+	if (!size)
+		size = 1;
+	return wt_watch_piece_of(ea, size, size >= 64 ? ~0ULL : (1ULL << size) - 1, r, piece);
 }
 
 int wt_slot_program(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr_t addr,
@@ -222,79 +241,69 @@ static int load_by_jump(const struct wt_slot *s, uintptr_t *pcs, struct wd_acces
 	return 1;
 }
 
-/*
- * Find the instruction that trapped. x86 reports the PC after it; decode
- * the enclosing function up to that PC. A trap right at a function's entry
- * came from the instruction that got there: the `call` pushing its return
- * address onto watched stack bytes, or a jump or call through watched
- * bytes that hold this address, a load. That one is the watched jump again
- * when a jump through memory (a PLT stub's through its GOT slot) was
- * watched; otherwise it is named by the call that the return address
- * follows (exactly it for `call *ptr`). Neither: the trap stays unjudged.
- */
-static int trapping_access(struct wt_thread *t, const struct wt_slot *s, const ucontext_t *uc,
-			   uintptr_t *pcs, int n, uintptr_t start, uintptr_t end,
-			   struct wd_access *acc)
+/* The watch of slot s, as hit.c sees it. */
+void wt_slot_watched(const struct wt_thread *t, const struct wt_slot *s, struct wt_watched *w)
 {
-	/* A rep string op stopped by the trap mid-way reports its own PC. */
-	if (n > 0 && pcs[0] < end && wd_decode((const uint8_t *)pcs[0], end - pcs[0], pcs[0], acc) &&
-	    (acc->flags & WD_STRING) && acc->rep) {
-		int side = wd_string_last_side(acc, uc, s->addr, s->addr + s->len);
+	w->lo = s->addr;
+	w->len = s->len;
+	w->base = s->ea;
+	w->size = s->acc.size < sizeof(s->value) ? s->acc.size : sizeof(s->value);
+	w->writes_only = s->bp_type == HW_BREAKPOINT_W;
+	w->fs_base = t->fs_base;
+	w->gs_base = t->gs_base;
+}
 
-		if (side != WD_NONE) {
-			acc->kind = (uint8_t)side;
-			return 1;
-		}
-	}
-	if (n > 0 && wd_precise_access(t->pc_cache, start, pcs[0], end, acc)) {
-		pcs[0] = acc->pc;
-		if (acc->flags & WD_STRING) {
-			int side = wd_string_last_side(acc, uc, s->addr, s->addr + s->len);
+/*
+ * Find the instruction that trapped, and the bytes it accessed (hit.c).
+ * A trap right at a function's entry came from the instruction that got
+ * there: the `call` pushing its return address onto watched stack bytes,
+ * or a jump or call through watched bytes that hold this address, a load.
+ * That one is the watched jump again when a jump through memory (a PLT
+ * stub's through its GOT slot) was watched; otherwise it is named by the
+ * call that the return address follows (exactly it for `call *ptr`).
+ * Neither: the trap stays unjudged (WT_HIT_UNKNOWN).
+ */
+static enum wt_hit_result trapping_access(struct wt_thread *t, const struct wt_slot *s,
+					  const ucontext_t *uc, uintptr_t *pcs, int n,
+					  uintptr_t start, uintptr_t end, struct wt_hit *h)
+{
+	struct wt_watched w;
+	struct wd_access acc;
+	enum wt_hit_result r;
 
-			if (side != WD_NONE)
-				acc->kind = (uint8_t)side;
+	wt_slot_watched(t, s, &w);
+	if (n > 0) {
+		r = wt_hit_find(t->pc_cache, uc, start, end, &w, h);
+		if (r != WT_HIT_UNKNOWN) {
+			pcs[0] = h->acc.pc;
+			return r;
 		}
-		return 1;
 	}
 	if (n > 1 && start && pcs[0] == start) {
 		uintptr_t rsp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 
-		if (s->addr >= rsp + 8 || rsp >= s->addr + s->len)
-			return load_by_jump(s, pcs, acc);
-		acc->pc = pcs[1] - 1;
-		acc->kind = WD_STORE;
-		acc->size = 8;
-		acc->flags = WD_IMPLICIT | WD_CONTROL;
+		if (s->addr >= rsp + 8 || rsp >= s->addr + s->len) {
+			if (!load_by_jump(s, pcs, &acc))
+				return WT_HIT_UNKNOWN;
+			return wt_hit_plain(&acc, uc, s->addr, 1, &w, h);
+		}
+		memset(&acc, 0, sizeof(acc));
+		acc.pc = pcs[1] - 1;
+		acc.kind = WD_STORE;
+		acc.size = 8;
+		acc.flags = WD_IMPLICIT | WD_CONTROL;
 		pcs[0] = pcs[1] - 1;	/* inside the call instruction */
-		return 1;
+		return wt_hit_plain(&acc, uc, rsp, 1, &w, h);
 	}
-	return 0;
-}
-
-static uintptr_t trap_ea(const struct wd_access *a, const ucontext_t *uc,
-			 const struct wt_thread *t, int *known)
-{
-	*known = 0;
-	if (a->flags & (WD_STRING | WD_VSIB | WD_WRITES_ADDR_REG))
-		return 0;
-	if (a->flags & WD_IMPLICIT) {
-		/* push and call: the stack pointer now points at what they wrote. */
-		if (a->kind != WD_STORE)
-			return 0;
-		*known = 1;
-		return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-	}
-	*known = 1;
-	return wd_effective_address(a, uc, t->fs_base, t->gs_base);
+	return WT_HIT_UNKNOWN;
 }
 
 void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 {
-	uintptr_t pcs[WT_MAX_FRAMES], start, end, ea;
-	struct wd_access acc;
+	uintptr_t pcs[WT_MAX_FRAMES], start, end;
+	struct wt_hit hit;
 	unsigned paused;
-	int n, known;
-	uint32_t node;
+	int n;
 
 	if (s->skip_self) {
 		/* The sampled access (watched from before it ran) touching
@@ -319,16 +328,20 @@ void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 	n = wt_unwind(uc, pcs, WT_MAX_FRAMES, &start, &end);
 	if (n == WT_MAX_FRAMES)
 		t->cct.frames_truncated++;
-	if (!trapping_access(t, s, uc, pcs, n, start, end, &acc)) {
+	switch (trapping_access(t, s, uc, pcs, n, start, end, &hit)) {
+	case WT_HIT:
+		if (!wt_craft_judge(t, s, &hit, wt_cct_path(&t->cct, pcs, n)))
+			wt_slot_free(t, s);
+		break;
+	case WT_HIT_MASKED_OFF:
+		/* Its mask kept it off the watched bytes: the watch waits on. */
+		t->st.traps_masked_off++;
+		break;
+	default:
 		t->st.traps_unresolved++;
 		wt_slot_free(t, s);
-		goto out;
+		break;
 	}
-	ea = trap_ea(&acc, uc, t, &known);
-	node = wt_cct_path(&t->cct, pcs, n);
-	if (!wt_craft_judge(t, s, &acc, ea, known, node))
-		wt_slot_free(t, s);
-out:
 	wt_resume_watches(t, paused);
 }
 

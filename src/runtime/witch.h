@@ -71,6 +71,7 @@ struct wt_stats {
 	uint64_t pmu_samples_other;	/* --source=pmu: an op of another kind, in the kernel, without
 					   an address, or one the craft cannot judge after it ran */
 	uint64_t pmu_samples_lost;	/* --source=pmu: lost by the kernel, or several per signal */
+	uint64_t traps_masked_off;	/* a masked access whose mask left the watched bytes alone */
 };
 
 /* WT_SLOT_KERNEL: LoadCraft's watch, disabled while a system call reads or
@@ -88,6 +89,8 @@ struct wt_slot {
 	uint32_t watch_node;	/* CCT node of the sampled access */
 	struct wd_access acc;	/* the sampled access */
 	uintptr_t ea;		/* its effective address */
+	uint64_t own;		/* bit i: byte ea + i is the sampled access's (all,
+				   or those its AVX-512 mask selected) */
 	int skip_self;		/* the sampled access has yet to run (a string op, or
 				   one that overwrites its address registers): its
 				   own trap comes first and is not judged */
@@ -287,6 +290,8 @@ void wt_slot_free(struct wt_thread *t, struct wt_slot *s);
 void wt_slots_close(struct wt_thread *t);
 void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
 void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
+struct wt_watched;
+void wt_slot_watched(const struct wt_thread *t, const struct wt_slot *s, struct wt_watched *w);
 /*
  * The piece of the access [ea, ea + size) that a watch covers, the one
  * holding byte r % size of it: its address in *piece, its length returned.
@@ -295,6 +300,11 @@ void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
  * otherwise be judged by its first 8 bytes only, every time.
  */
 unsigned wt_watch_piece(uintptr_t ea, unsigned size, uint64_t r, uintptr_t *piece);
+/* The same among the bytes of the access that `own` selects (bit i: byte
+ * ea + i; size <= 64), the piece made of selected bytes only: a masked
+ * store is watched where it wrote. 0 when own selects none. */
+unsigned wt_watch_piece_of(uintptr_t ea, unsigned size, uint64_t own, uint64_t r,
+			   uintptr_t *piece);
 unsigned wt_occupied(const struct wt_thread *t);
 unsigned wt_pause_watches(struct wt_thread *t);
 void wt_resume_watches(struct wt_thread *t, unsigned paused);
@@ -347,9 +357,12 @@ void wt_craft_before(struct wt_thread *t, struct wt_slot *s);
 /* Copy the target's memory without touching it (no watch traps, no
  * SIGSEGV on a bad address). 0 or -1. */
 int wt_read_target(void *dst, uintptr_t src, size_t n);
-/* Returns 1 to keep watching (the trap was not the access the craft waits for). */
-int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wd_access *trap,
-		   uintptr_t trap_ea, int trap_ea_known, uint32_t trap_node);
+/* Judge what the trapping access did (hit.h) in context trap_node.
+ * Returns 1 to keep watching (the trap was not the access the craft
+ * waits for). */
+struct wt_hit;
+int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wt_hit *hit,
+		   uint32_t trap_node);
 
 /* rng: xorshift64*, deterministic per thread, no locks */
 static inline uint64_t wt_rand(uint64_t *s)

@@ -24,6 +24,22 @@ else
 fi
 like "$out" 'fast watchpoint modification' "checks PERF_EVENT_IOC_MODIFY_ATTRIBUTES"
 like "$out" 'PMU memory sampling' "checks the PMU's memory events"
+# How the CPU reports a hit inside rep stosb, against a probe of its own.
+if debug_registers_fire; then
+	hits=$("$PROGS/dr_probe" rep-stosb)
+	if [ "$hits" -ge 8 ]; then
+		like "$out" 'OK +string-instruction hits: per element \(8 traps' "string hits per element, as the probe counted ($hits)"
+	else
+		like "$out" "OK +string-instruction hits: per group \\($hits traps?.*RDI [0-9]+ bytes past" "string hits per group, as the probe counted ($hits)"
+	fi
+else
+	like "$out" 'missing +string-instruction hits: not probed' "string hits not probed without debug registers"
+fi
+if grep -qw avx512f /proc/cpuinfo; then
+	like "$out" 'OK +AVX-512: masked stores and loads' "AVX-512, as /proc/cpuinfo says"
+else
+	like "$out" 'missing +AVX-512: not on this CPU' "no AVX-512, as /proc/cpuinfo says"
+fi
 like "$out" 'valgrind' "checks valgrind"
 like "$out" 'OK +debug info: .*demo' "finds the program's debug info"
 
