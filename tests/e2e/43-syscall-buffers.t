@@ -102,7 +102,7 @@ if registers_only "the spy's view of system call buffers"; then
 	# The truth, as witch spy sees it.
 	spy dead read
 	within "$(spy_fraction dead read)" 0.45 0.55 \
-		"spy, dead, read: 50 % in all, as the kernel's own stores are used (README)"
+		"spy, dead, read: 50 % in all, as the kernel's own stores are used (docs/record.md)"
 	within "$(spy_pairs "$PROGS/sysbuf" "$TMP/spy-dead-read" |
 		awk '$1 == "fill" { w += $3; u += $4 } END { print (w + u) ? w / (w + u) : 0 }')" 0.99 1 \
 		"spy, dead, read: fill's stores are dead"
