@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/contract.h"
+
 #define WC_EXPORT __attribute__((visibility("default")))
 
 #define WC_MAX_COUNTERS 256
@@ -29,7 +31,6 @@
 #define WC_WAKEUP 10		/* samples per poll wakeup (signals come every sample) */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */
 #define WC_RING_PAGES 8	/* data pages of each thread's ring buffer */
-#define WC_DELAY_BUDGET 5	/* default % of the run's time the pauses may take */
 
 /* --- configuration (thread.c) ------------------------------------------ */
 struct wc_config {
@@ -39,7 +40,7 @@ struct wc_config {
 	int progress_uprobes;	/* WITCH_CAUSAL_PROGRESS_COUNTER=uprobe */
 	int fixed_line;		/* -1: chosen by samples */
 	int fixed_speedup;	/* -1: random */
-	int speedups[21];	/* WITCH_CAUSAL_SPEEDUPS (--speedups): draw from these */
+	int speedups[CAUSAL_MAX_SPEEDUPS];	/* --speedups: draw from these */
 	int nspeedups;
 	int speedups_have_zero;	/* else a third are 0 % baselines, as by default */
 	uint64_t period_ns;

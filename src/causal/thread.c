@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "causal/causal.h"
+#include "core/contract.h"
 #include "runtime/witch.h"
 
 struct wc_config wc_cfg;
@@ -236,9 +237,9 @@ static long env_long(const char *name, long def)
 
 static int read_config(void)
 {
-	const char *out = getenv("WITCH_OUT"), *lines = getenv("WITCH_CAUSAL_LINES");
-	const char *e2e = getenv("WITCH_CAUSAL_END_TO_END");
-	const char *counter = getenv("WITCH_CAUSAL_PROGRESS_COUNTER");
+	const char *out = getenv(ENV_OUT), *lines = getenv(ENV_CAUSAL_LINES);
+	const char *e2e = getenv(ENV_CAUSAL_END_TO_END);
+	const char *counter = getenv(ENV_CAUSAL_PROGRESS_COUNTER);
 
 	if (!out || !*out || !lines || !*lines)
 		return -1;
@@ -246,16 +247,16 @@ static int read_config(void)
 	strncpy(wc_cfg.lines_path, lines, sizeof(wc_cfg.lines_path) - 1);
 	wc_cfg.end_to_end = e2e && !strcmp(e2e, "1");
 	wc_cfg.progress_uprobes = counter && !strcmp(counter, "uprobe");
-	wc_cfg.fixed_line = (int)env_long("WITCH_CAUSAL_FIXED_LINE", -1);
-	wc_cfg.fixed_speedup = (int)env_long("WITCH_CAUSAL_FIXED_SPEEDUP", -1);
+	wc_cfg.fixed_line = (int)env_long(ENV_CAUSAL_FIXED_LINE, -1);
+	wc_cfg.fixed_speedup = (int)env_long(ENV_CAUSAL_FIXED_SPEEDUP, -1);
 	if (wc_cfg.fixed_speedup > 100)
 		wc_cfg.fixed_speedup = 100;
 	{
 		/* --speedups: a comma-separated set to draw from. */
-		const char *l = getenv("WITCH_CAUSAL_SPEEDUPS");
+		const char *l = getenv(ENV_CAUSAL_SPEEDUPS);
 		char *end;
 
-		while (l && *l && wc_cfg.nspeedups < 21) {
+		while (l && *l && wc_cfg.nspeedups < CAUSAL_MAX_SPEEDUPS) {
 			long v = strtol(l, &end, 10);
 
 			if (end == l)
@@ -267,17 +268,18 @@ static int read_config(void)
 			l = *end == ',' ? end + 1 : end;
 		}
 	}
-	wc_cfg.period_ns = (uint64_t)env_long("WITCH_CAUSAL_PERIOD_NS", 1000000);
-	if (wc_cfg.period_ns < 100000)
-		wc_cfg.period_ns = 100000;
+	wc_cfg.period_ns = (uint64_t)env_long(ENV_CAUSAL_PERIOD_NS, CAUSAL_DEFAULT_PERIOD_NS);
+	if (wc_cfg.period_ns < CAUSAL_MIN_PERIOD_NS)
+		wc_cfg.period_ns = CAUSAL_MIN_PERIOD_NS;
 	/* Experiment length and cool-off (undocumented knobs, for bench/causal). */
-	wc_cfg.min_experiment_ns = (uint64_t)env_long("WITCH_CAUSAL_MIN_EXPERIMENT_NS", 0);
+	wc_cfg.min_experiment_ns = (uint64_t)env_long(ENV_CAUSAL_MIN_EXPERIMENT_NS, 0);
 	if (!wc_cfg.min_experiment_ns)
 		wc_cfg.min_experiment_ns = 50 * wc_cfg.period_ns;
-	wc_cfg.cooloff_ns = (uint64_t)env_long("WITCH_CAUSAL_COOLOFF_NS", 10000000);
-	wc_cfg.delay_budget = (int)env_long("WITCH_CAUSAL_DELAY_BUDGET", WC_DELAY_BUDGET);
+	wc_cfg.cooloff_ns = (uint64_t)env_long(ENV_CAUSAL_COOLOFF_NS, CAUSAL_DEFAULT_COOLOFF_NS);
+	wc_cfg.delay_budget = (int)env_long(ENV_CAUSAL_DELAY_BUDGET,
+					     CAUSAL_DEFAULT_DELAY_BUDGET);
 	if (wc_cfg.delay_budget < 1 || wc_cfg.delay_budget > 100)
-		wc_cfg.delay_budget = WC_DELAY_BUDGET;
+		wc_cfg.delay_budget = CAUSAL_DEFAULT_DELAY_BUDGET;
 	return 0;
 }
 
@@ -350,7 +352,7 @@ static void after_fork_child(void)
 	self = NULL;
 	finished = 0;
 	process_id = getpid();
-	if (getenv("WITCH_NO_FOLLOW")) {
+	if (getenv(ENV_NO_FOLLOW)) {
 		wc_active = 0;
 		return;
 	}
@@ -390,7 +392,7 @@ __attribute__((constructor)) static void causal_init(void)
 	install_wakeup();
 	wt_interpose_signals(on_sigio);
 	process_id = getpid();
-	if (getenv("WITCH_NO_FOLLOW"))
+	if (getenv(ENV_NO_FOLLOW))
 		unsetenv("LD_PRELOAD");	/* programs this one runs are not profiled */
 	pthread_key_create(&thread_key, thread_key_destructor);
 	pthread_atfork(NULL, NULL, after_fork_child);

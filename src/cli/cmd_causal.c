@@ -24,6 +24,7 @@
 #include "cli/launch.h"
 #include "cli/outdir.h"
 #include "cli/target.h"
+#include "core/contract.h"
 #include "report/causal_analysis.h"
 #include "report/causal_lines.h"
 #include "report/causal_profile.h"
@@ -59,9 +60,9 @@ static const char usage_text[] =
 	"  --speedups=PCT,PCT,...   draw line speedups from this list (default: 0 to\n"
 	"                           100 in steps of 5); 0 % baselines are added\n"
 	"                           when the list has none\n"
-	"  --period=NS              sampling period in nanoseconds (default 1000000)\n"
+	"  --period=NS              sampling period in nanoseconds (default " CAUSAL_DEFAULT_PERIOD_TEXT ")\n"
 	"  --delay-budget=PCT       the pauses of virtual speedups take at most about\n"
-	"                           PCT % of the run's time (default 5; 100: no\n"
+	"                           PCT % of the run's time (default " CAUSAL_DEFAULT_DELAY_BUDGET_TEXT "; 100: no\n"
 	"                           limit): a higher budget runs more experiments a\n"
 	"                           run and slows a multithreaded program more\n"
 	"  --no-follow              profile only PROGRAM's own process, not the\n"
@@ -108,8 +109,7 @@ static int parse_pct(const char *s, size_t len, long *out)
 	return cli_long(pct, 0, 100, out);
 }
 
-/* "0,25,50%" into "0,25,50": at most 21 speedups (as many as 0-100 in
- * steps of 5), each a percentage. */
+/* "0,25,50%" into "0,25,50": at most CAUSAL_MAX_SPEEDUPS, each a percentage. */
 static int parse_speedups(const char *list, char *norm, size_t cap)
 {
 	const char *p = list, *comma;
@@ -119,7 +119,7 @@ static int parse_speedups(const char *list, char *norm, size_t cap)
 
 	do {
 		comma = strchr(p, ',');
-		if (parse_pct(p, comma ? (size_t)(comma - p) : strlen(p), &v) || ++n > 21)
+		if (parse_pct(p, comma ? (size_t)(comma - p) : strlen(p), &v) || ++n > CAUSAL_MAX_SPEEDUPS)
 			return -1;
 		used += (size_t)snprintf(norm + used, cap - used, "%s%ld", used ? "," : "", v);
 		if (used >= cap)
@@ -185,9 +185,9 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 			break;
 		case 'L':
 			if (parse_speedups(optarg, o->speedups, sizeof(o->speedups)))
-				return fail("--speedups=%s is not a list of speedups; give up to 21 "
-					    "percentages from 0 to 100 separated by commas, such as "
-					    "--speedups=0,25,50", optarg);
+				return fail("--speedups=%s is not a list of speedups; give up to "
+					    CAUSAL_MAX_SPEEDUPS_TEXT " percentages from 0 to 100 separated "
+					    "by commas, such as --speedups=0,25,50", optarg);
 			break;
 		case 'p':
 			if (cli_long(optarg, 10000, 10000000000L, &o->period))
@@ -343,41 +343,41 @@ static void set_env(const char *lib, const char *outdir, const char *lines,
 
 	snprintf(buf, sizeof(buf), "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
 	setenv("LD_PRELOAD", buf, 1);
-	setenv("WITCH_OUT", outdir, 1);
-	setenv("WITCH_CAUSAL_LINES", lines, 1);
+	setenv(ENV_OUT, outdir, 1);
+	setenv(ENV_CAUSAL_LINES, lines, 1);
 	/* Never inherit a setting the user did not give this run. */
 	if (o->end_to_end)
-		setenv("WITCH_CAUSAL_END_TO_END", "1", 1);
+		setenv(ENV_CAUSAL_END_TO_END, "1", 1);
 	else
-		unsetenv("WITCH_CAUSAL_END_TO_END");
+		unsetenv(ENV_CAUSAL_END_TO_END);
 	if (fixed_line >= 0)
-		setenv_num("WITCH_CAUSAL_FIXED_LINE", fixed_line);
+		setenv_num(ENV_CAUSAL_FIXED_LINE, fixed_line);
 	else
-		unsetenv("WITCH_CAUSAL_FIXED_LINE");
+		unsetenv(ENV_CAUSAL_FIXED_LINE);
 	if (o->speedup >= 0)
-		setenv_num("WITCH_CAUSAL_FIXED_SPEEDUP", o->speedup);
+		setenv_num(ENV_CAUSAL_FIXED_SPEEDUP, o->speedup);
 	else
-		unsetenv("WITCH_CAUSAL_FIXED_SPEEDUP");
+		unsetenv(ENV_CAUSAL_FIXED_SPEEDUP);
 	if (*o->speedups)
-		setenv("WITCH_CAUSAL_SPEEDUPS", o->speedups, 1);
+		setenv(ENV_CAUSAL_SPEEDUPS, o->speedups, 1);
 	else
-		unsetenv("WITCH_CAUSAL_SPEEDUPS");
+		unsetenv(ENV_CAUSAL_SPEEDUPS);
 	if (uprobes)
-		setenv("WITCH_CAUSAL_PROGRESS_COUNTER", "uprobe", 1);
+		setenv(ENV_CAUSAL_PROGRESS_COUNTER, "uprobe", 1);
 	else
-		unsetenv("WITCH_CAUSAL_PROGRESS_COUNTER");
+		unsetenv(ENV_CAUSAL_PROGRESS_COUNTER);
 	if (o->period)
-		setenv_num("WITCH_CAUSAL_PERIOD_NS", o->period);
+		setenv_num(ENV_CAUSAL_PERIOD_NS, o->period);
 	else
-		unsetenv("WITCH_CAUSAL_PERIOD_NS");
+		unsetenv(ENV_CAUSAL_PERIOD_NS);
 	if (o->delay_budget)
-		setenv_num("WITCH_CAUSAL_DELAY_BUDGET", o->delay_budget);
+		setenv_num(ENV_CAUSAL_DELAY_BUDGET, o->delay_budget);
 	else
-		unsetenv("WITCH_CAUSAL_DELAY_BUDGET");
+		unsetenv(ENV_CAUSAL_DELAY_BUDGET);
 	if (o->no_follow)
-		setenv("WITCH_NO_FOLLOW", "1", 1);
+		setenv(ENV_NO_FOLLOW, "1", 1);
 	else
-		unsetenv("WITCH_NO_FOLLOW");
+		unsetenv(ENV_NO_FOLLOW);
 }
 
 /* The causal profiles already in the directory, to tell this run's apart. */

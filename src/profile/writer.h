@@ -9,32 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The most accesses a timer sample may stand for (--spread): the CLI,
- * the runtime and the reader hold profiles to it. */
-#define WP_MAX_SPREAD 64
-#define WP_MAX_SPREAD_TEXT "64"
-/* A timer sample stands for one of the next 16 accesses by default: in
- * bench/accuracy that brought more programs within 5 points of the spy
- * than the next access alone, at up to 2 more breakpoints a sample
- * (probe.c's PASS_BREAKPOINTS; the README's --spread paragraph has the
- * runs). */
-#define WP_DEFAULT_SPREAD 16
-#define WP_DEFAULT_SPREAD_TEXT "16"
-
-/* How many instructions ahead a timer sample may find its access
- * (--reach; 0: as far as the walk goes). The defaults, and the most the
- * CLI, the runtime and the reader accept. Stores are sampled within 8
- * instructions and loads without a limit: in bench/accuracy the reach
- * brought the dead and silent rows closer to the spy and the load rows
- * further from it (the README's --reach paragraph has the runs). */
-#define WP_DEFAULT_REACH 8
-#define WP_DEFAULT_REACH_TEXT "8"
-#define WP_DEFAULT_LOAD_REACH 0
-#define WP_DEFAULT_LOAD_REACH_TEXT "0"
-#define WP_DEFAULT_REACH_FOR(is_load) ((is_load) ? WP_DEFAULT_LOAD_REACH : WP_DEFAULT_REACH)
-#define WP_MAX_REACH 4096
-#define WP_MAX_REACH_TEXT "4096"
-
 struct wp_out {
 	int fd;
 	int failed;

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "profile/writer.h"
+#include "core/contract.h"
 #include "runtime/profile_out.h"
 #include "runtime/witch.h"
 
@@ -415,7 +415,7 @@ static int read_pmu_source(void)
 
 	if (wt_pages_mode ||
 	    wt_perf_memory_attr(&wt_cfg.pmu_attr, wt_cpu_vendor(), NULL, wt_craft_wants_store(),
-				(uint64_t)env_long("WITCH_PERIOD", 0, 0, LONG_MAX), why, sizeof(why)) < 0)
+				(uint64_t)env_long(ENV_PERIOD, 0, 0, LONG_MAX), why, sizeof(why)) < 0)
 		return -1;
 	wt_cfg.pmu = 1;
 	wt_cfg.spread = 1;	/* the CPU picks the access itself: no draw */
@@ -426,7 +426,7 @@ static int read_pmu_source(void)
 
 static int read_config(void)
 {
-	const char *craft = getenv("WITCH_CRAFT"), *out = getenv("WITCH_OUT");
+	const char *craft = getenv(ENV_CRAFT), *out = getenv(ENV_OUT);
 
 	if (!craft || !out)
 		return -1;
@@ -438,14 +438,15 @@ static int read_config(void)
 		wt_cfg.craft = WT_CRAFT_LOAD;
 	else
 		return -1;
-	wt_pages_mode = getenv("WITCH_WATCH") && !strcmp(getenv("WITCH_WATCH"), "pages");
-	wt_cfg.rate_hz = env_long("WITCH_RATE", 200, 1, LONG_MAX);
-	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0, 0, LONG_MAX);
-	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS, 1, WT_MAX_SLOTS);
-	wt_cfg.spread = (int)env_long("WITCH_SPREAD", WP_DEFAULT_SPREAD, 1, WP_MAX_SPREAD);
-	wt_cfg.reach = (int)env_long("WITCH_REACH", WP_DEFAULT_REACH_FOR(wt_cfg.craft == WT_CRAFT_LOAD),
-				     0, WP_MAX_REACH);
-	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
+	wt_pages_mode = getenv(ENV_WATCH) && !strcmp(getenv(ENV_WATCH), "pages");
+	wt_cfg.rate_hz = env_long(ENV_RATE, RECORD_DEFAULT_RATE, 1, LONG_MAX);
+	wt_cfg.period_ns = env_long(ENV_PERIOD, 0, 0, LONG_MAX);
+	wt_cfg.registers = (int)env_long(ENV_REGISTERS, RECORD_MAX_REGISTERS, 1, WT_MAX_SLOTS);
+	wt_cfg.spread = (int)env_long(ENV_SPREAD, RECORD_DEFAULT_SPREAD, 1, RECORD_MAX_SPREAD);
+	wt_cfg.reach = (int)env_long(ENV_REACH,
+				     RECORD_DEFAULT_REACH_FOR(wt_cfg.craft == WT_CRAFT_LOAD), 0,
+				     RECORD_MAX_REACH);
+	wt_cfg.approx = getenv(ENV_APPROX) ? strtod(getenv(ENV_APPROX), NULL) : RECORD_DEFAULT_APPROX;
 	/* POSIX CPU timers tick at most HZ (250) times a second. */
 	wt_cfg.use_perf_clock = wt_cfg.period_ns > 0 ? wt_cfg.period_ns < 4000000
 						     : wt_cfg.rate_hz > 250;
@@ -457,7 +458,7 @@ static int read_config(void)
 		wt_cfg.period_ns = 0;
 		wt_cfg.rate_hz = 250;
 	}
-	if (getenv("WITCH_SOURCE") && !strcmp(getenv("WITCH_SOURCE"), "pmu") &&
+	if (getenv(ENV_SOURCE) && !strcmp(getenv(ENV_SOURCE), "pmu") &&
 	    read_pmu_source() < 0)
 		return -1;
 	strncpy(wt_cfg.outdir, out, sizeof(wt_cfg.outdir) - 1);
@@ -523,7 +524,7 @@ static void after_fork_child(void)
 	process_id = getpid();
 	finished = 0;
 	wt_stopping = 0;
-	if (getenv("WITCH_NO_FOLLOW")) {
+	if (getenv(ENV_NO_FOLLOW)) {
 		active = 0;	/* --no-follow: only the first process */
 		return;
 	}
@@ -567,10 +568,10 @@ __attribute__((constructor)) static void witch_init(void)
 		install(SIGSYS, on_page_signal);
 	}
 	process_id = getpid();
-	if (getenv("WITCH_NO_FOLLOW")) {
+	if (getenv(ENV_NO_FOLLOW)) {
 		/* Programs this one starts are not profiled. */
 		unsetenv("LD_PRELOAD");
-		unsetenv("WITCH_CRAFT");
+		unsetenv(ENV_CRAFT);
 	}
 	pthread_key_create(&thread_key, thread_key_destructor);
 	pthread_atfork(NULL, NULL, after_fork_child);
