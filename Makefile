@@ -8,13 +8,18 @@ WFLAGS = -std=gnu11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE
 INCS = -Iinclude -Isrc
 
 B = build
+# src/core: what the preloaded runtimes share, the CLI's perf checks and
+# the contract between them; the CLI links it with the report library.
+CORE_SRC = $(wildcard src/core/*.c)
 RT_SRC = $(wildcard src/runtime/*.c) src/profile/writer.c src/profile/escape.c
 REPORT_SRC = $(filter-out src/profile/writer.c,$(wildcard src/profile/*.c)) $(wildcard src/report/*.c)
-CLI_SRC = $(wildcard src/cli/*.c) src/runtime/perf.c src/causal/uprobe.c
+CLI_SRC = $(wildcard src/cli/*.c)
 
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/pic/%.o)
 RT_OBJ = $(RT_SRC:%.c=$(B)/pic/%.o)
 REPORT_OBJ = $(REPORT_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
+CORE_LIB = $(B)/libwitchcore.a
 
 RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
 REPORT_LIBS = -ldw -lelf -lm
@@ -28,15 +33,18 @@ all: $(B)/bin/witch $(B)/lib/witch/libwitch.so spy causal
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -MMD -MP -c $< -o $@
 
-$(B)/lib/witch/libwitch.so: $(RT_OBJ)
+$(B)/lib/witch/libwitch.so: $(RT_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(RT_OBJ) $(RT_LIBS) -Wl,-z,nodelete -Wl,--no-undefined -Wl,-z,now
+	$(CC) -shared -o $@ $(RT_OBJ) $(CORE_LIB) $(RT_LIBS) -Wl,-z,nodelete -Wl,--no-undefined -Wl,-z,now
+
+$(CORE_LIB): $(CORE_OBJ)
+	rm -f $@; ar rcs $@ $^
 
 # Without heap.c's free and sysbuf.c's read and write: linked into a unit
 # test they would be the test's own.
@@ -46,14 +54,16 @@ $(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/sysbuf.o,$(RT_OBJ))
 $(B)/libwitchreport.a: $(REPORT_OBJ)
 	rm -f $@; ar rcs $@ $^
 
-$(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a
+$(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(REPORT_LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB) $(REPORT_LIBS)
 
-# Unit tests link against both halves; each is one TAP-printing program.
-$(B)/tests/%: tests/unit/%.c $(B)/libwitchrt.a $(B)/libwitchreport.a tests/unit/tap.h
+# Unit tests link against all three; each is one TAP-printing program.
+TEST_LIBS = $(B)/libwitchrt.a $(B)/libwitchreport.a $(CORE_LIB)
+$(B)/tests/%: tests/unit/%.c $(TEST_LIBS) tests/unit/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< $(B)/libwitchrt.a $(B)/libwitchreport.a $(RT_LIBS) $(REPORT_LIBS)
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< -Wl,--start-group $(TEST_LIBS) -Wl,--end-group \
+		$(RT_LIBS) $(REPORT_LIBS)
 
 # test_unblocked compiles src/causal/unblocked.c into itself (a time of its own).
 $(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h

@@ -30,12 +30,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "causal/causal.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
 
 int wc_next_line = -1;
 
@@ -43,16 +42,11 @@ static int open_clock(void)
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_SOFTWARE;
-	a.size = sizeof(a);
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	core_perf_attr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_period = wc_cfg.period_ns;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
 	a.sample_stack_user = WC_STACK_BYTES;
 	a.wakeup_events = WC_WAKEUP;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
 	a.exclude_callchain_kernel = 1;
 	/* Sample times on wc_now's clock, to compare with an experiment's start. */
 	a.use_clockid = 1;
@@ -61,7 +55,7 @@ static int open_clock(void)
 	 * waiting for a core; a voluntary switch is a sleep. */
 	a.context_switch = 1;
 	a.sample_id_all = 1;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return core_perf_open(&a);
 }
 
 int wc_sampler_start(struct wc_thread *t)
@@ -80,7 +74,7 @@ int wc_sampler_start(struct wc_thread *t)
 		return -1;
 	}
 	t->ring = p;
-	if (wt_perf_route(t->fd, wc_signal, t->tid) < 0) {
+	if (core_perf_route(t->fd, wc_signal, t->tid) < 0) {
 		wc_sampler_stop(t);
 		return -1;
 	}

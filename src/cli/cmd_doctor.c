@@ -20,7 +20,7 @@
 #include "cli/perfcheck.h"
 #include "cli/target.h"
 #include "report/debuginfo.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
 
 static int blocking;	/* a missing item that stops witch record */
 

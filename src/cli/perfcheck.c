@@ -9,9 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "causal/uprobe.h"
+#include "core/uprobe.h"
 #include "cli/perfcheck.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
 
 int perf_paranoid(void)
 {

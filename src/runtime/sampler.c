@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/perf.h"
+#include "core/perf.h"
 #include "runtime/witch.h"
 
 static uint64_t period_ns(void)
@@ -81,13 +81,13 @@ int wt_sampler_start(struct wt_thread *t)
 	}
 	ns = next_interval(t);
 	if (wt_cfg.use_perf_clock) {
-		t->timer_fd = wt_perf_task_clock(ns);
-		if (t->timer_fd < 0 || wt_perf_route(t->timer_fd, wt_sig_sample, t->tid) < 0)
+		t->timer_fd = core_perf_task_clock(ns);
+		if (t->timer_fd < 0 || core_perf_route(t->timer_fd, wt_sig_sample, t->tid) < 0)
 			return -1;
 		t->sampling = 1;
 		return 0;
 	}
-	if (wt_cpu_timer(wt_sig_sample, t->tid, &t->timer) < 0)
+	if (core_cpu_timer(wt_sig_sample, t->tid, &t->timer) < 0)
 		return -1;
 	t->sampling = 1;
 	arm_timer(t);

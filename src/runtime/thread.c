@@ -414,7 +414,7 @@ static int read_pmu_source(void)
 	char why[256];
 
 	if (wt_pages_mode ||
-	    wt_perf_memory_attr(&wt_cfg.pmu_attr, wt_cpu_vendor(), NULL, wt_craft_wants_store(),
+	    core_perf_memory_attr(&wt_cfg.pmu_attr, core_cpu_vendor(), NULL, wt_craft_wants_store(),
 				(uint64_t)env_long(ENV_PERIOD, 0, 0, LONG_MAX), why, sizeof(why)) < 0)
 		return -1;
 	wt_cfg.pmu = 1;

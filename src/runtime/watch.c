@@ -12,7 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "runtime/perf.h"
+#include "core/perf.h"
 #include "runtime/witch.h"
 
 static int modify_broken;	/* kernel without PERF_EVENT_IOC_MODIFY_ATTRIBUTES */

@@ -16,7 +16,7 @@
 
 #include "runtime/cct.h"
 #include "runtime/decode.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
 #include "runtime/reservoir.h"
 
 #define WT_MAX_SLOTS 4

@@ -27,7 +27,7 @@ SPY_CFLAGS = -m64 -O2 -g -std=gnu11 -Wall -Wextra $(WERROR) \
 
 $(B)/spy/%.o: %.c src/spy/spy.h
 	@mkdir -p $(dir $@)
-	$(CC) $(SPY_CFLAGS) -MMD -c $< -o $@
+	$(CC) $(SPY_CFLAGS) -MMD -MP -c $< -o $@
 
 $(SPY_TOOL): $(SPY_OBJ)
 	@mkdir -p $(dir $@)

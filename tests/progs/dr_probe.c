@@ -6,7 +6,7 @@
  *
  * The tests use it to tell a machine without working debug registers from
  * a bug in witch, so on purpose it shares no code with witch: a broken
- * wt_perf_breakpoint() must fail tests, not skip them.
+ * core_perf_breakpoint() must fail tests, not skip them.
  */
 #include <errno.h>
 #include <linux/hw_breakpoint.h>
