@@ -10,12 +10,18 @@ INCS = -Iinclude -Isrc
 B = build
 # src/core: what the preloaded runtimes share, the CLI's perf checks and
 # the contract between them; the CLI links it with the report library.
-CORE_SRC = $(wildcard src/core/*.c)
+# Its interposers (sigaction, exec*, _exit...) go whole into each preloaded
+# library, never into the archive: from there they would take libc's
+# place in any program that links it, and a wrapper no object refers to
+# would be left out without a word.
+CORE_PRELOAD_SRC = src/core/interpose.c
+CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
 RT_SRC = $(wildcard src/runtime/*.c) src/profile/writer.c src/profile/escape.c
 REPORT_SRC = $(filter-out src/profile/writer.c,$(wildcard src/profile/*.c)) $(wildcard src/report/*.c)
 CLI_SRC = $(wildcard src/cli/*.c)
 
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/pic/%.o)
+CORE_PRELOAD_OBJ = $(CORE_PRELOAD_SRC:%.c=$(B)/pic/%.o)
 RT_OBJ = $(RT_SRC:%.c=$(B)/pic/%.o)
 REPORT_OBJ = $(REPORT_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
@@ -39,16 +45,18 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -MMD -MP -c $< -o $@
 
-$(B)/lib/witch/libwitch.so: $(RT_OBJ) $(CORE_LIB)
+$(B)/lib/witch/libwitch.so: $(RT_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(RT_OBJ) $(CORE_LIB) $(RT_LIBS) -Wl,-z,nodelete -Wl,--no-undefined -Wl,-z,now
+	$(CC) -shared -o $@ $(RT_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB) $(RT_LIBS) -Wl,-z,nodelete \
+		-Wl,--no-undefined -Wl,-z,now
 
 $(CORE_LIB): $(CORE_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 # Without heap.c's free and sysbuf.c's read and write: linked into a unit
-# test they would be the test's own.
-$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/sysbuf.o,$(RT_OBJ))
+# test they would be the test's own. The core's interposers are in, as
+# they are in libwitch.so.
+$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/sysbuf.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 $(B)/libwitchreport.a: $(REPORT_OBJ)

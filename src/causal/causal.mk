@@ -5,9 +5,9 @@
 #   make install-causal   the same under $(PREFIX)/lib/witch
 #
 # It shares the perf wrapper and the signal/exec/_exit interposition with
-# libwitch.so (src/core, linked from the Makefile's $(CORE_LIB)).
+# libwitch.so: src/core, the Makefile's CORE_PRELOAD_OBJ and CORE_LIB.
 
-CAUSAL_SRC = $(wildcard src/causal/*.c) src/runtime/interpose.c
+CAUSAL_SRC = $(wildcard src/causal/*.c)
 CAUSAL_OBJ = $(CAUSAL_SRC:%.c=$(B)/causal/%.o)
 CAUSAL_LIB = $(B)/lib/witch/libwitchcausal.so
 
@@ -15,9 +15,9 @@ $(B)/causal/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
-$(CAUSAL_LIB): $(CAUSAL_OBJ) $(CORE_LIB)
+$(CAUSAL_LIB): $(CAUSAL_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(CAUSAL_OBJ) $(CORE_LIB) -lunwind -lpthread -ldl -Wl,-z,nodelete \
+	$(CC) -shared -o $@ $(CAUSAL_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB) -lunwind -lpthread -ldl -Wl,-z,nodelete \
 		-Wl,--no-undefined -Wl,-z,now
 
 causal: $(CAUSAL_LIB)

@@ -3,8 +3,9 @@
  * signal, per-thread state, thread creation and exit, fork, exec and the
  * endings of the process image.
  *
- * Signal dispositions and masks, exec and _exit are src/runtime/interpose.c
- * (shared with libwitch.so): it calls the wt_* hooks defined at the end.
+ * Signal dispositions and masks, exec and _exit are the core's
+ * (src/core/interpose.c, shared with libwitch.so): it calls the tool_*
+ * hooks defined here (core/tool.h).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -19,13 +20,12 @@
 
 #include "causal/causal.h"
 #include "core/contract.h"
-#include "runtime/witch.h"
+#include "core/interpose.h"
+#include "core/tool.h"
 
 struct wc_config wc_cfg;
 int wc_active;
 int wc_signal;
-/* src/runtime/interpose.c keeps these signals the runtime's. */
-int wt_sig_sample, wt_sig_trap;
 
 static struct wc_thread *all_threads;
 static struct wc_thread *free_threads;
@@ -300,24 +300,24 @@ static void on_exit_handler(int status, void *arg)
 	process_end(1, status);
 }
 
-/* Hooks of src/runtime/interpose.c. */
-int wt_in_handler(void)
+/* Hooks of the core's interposition (core/tool.h). */
+int tool_in_handler(void)
 {
 	return handler_depth;
 }
 
-void wt_process_ended(int complete, int status)
+void tool_process_ended(int complete, int status)
 {
 	process_end(complete, status);
 }
 
-void wt_before_exec(void)
+void tool_before_exec(void)
 {
 	if (wc_active && !finished && getpid() == process_id)
 		wc_profile_before_exec();
 }
 
-void wt_exec_failed(void)
+void tool_exec_failed(void)
 {
 	if (wc_active && !finished && getpid() == process_id)
 		wc_profile_exec_failed();
@@ -378,7 +378,7 @@ static void install_wakeup(void)
 	sa.sa_sigaction = on_wakeup;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	wt_real_sigaction(wc_signal, &sa, NULL);
+	core_real_sigaction(wc_signal, &sa, NULL);
 }
 
 __attribute__((constructor)) static void causal_init(void)
@@ -387,10 +387,9 @@ __attribute__((constructor)) static void causal_init(void)
 		return;
 	wc_lines_resolve();
 	wc_signal = SIGRTMAX - 3;
-	wt_sig_sample = wt_sig_trap = wc_signal;
-	wt_interpose_resolve();
+	core_interpose_resolve();
 	install_wakeup();
-	wt_interpose_signals(on_sigio);
+	core_interpose_signals(&wc_signal, 1, on_sigio);
 	process_id = getpid();
 	if (getenv(ENV_NO_FOLLOW))
 		unsetenv("LD_PRELOAD");	/* programs this one runs are not profiled */

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "core/contract.h"
+#include "core/interpose.h"
+#include "core/tool.h"
 #include "runtime/profile_out.h"
 #include "runtime/witch.h"
 
@@ -57,7 +59,7 @@ void wt_own_tls(const struct wt_thread *t, uintptr_t *lo, uintptr_t *hi)
 		*hi = (a > b ? a : b) + 64;
 }
 
-int wt_in_handler(void)
+int tool_in_handler(void)
 {
 	return handler_depth;
 }
@@ -221,7 +223,7 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 	 * not return (siglongjmp): they stay exposed until witch's next
 	 * handler leaves. */
 	if (!mine)
-		wt_interpose_forward(sig, si, ucv);
+		core_interpose_forward(sig, si, ucv);
 	if (t)
 		wt_pages_leave(t);	/* last: nothing after it may read memory */
 }
@@ -263,7 +265,7 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	if (wt_pages_mode)
 		wt_pages_sigaction(sig, fn, &sa.sa_mask);
 	else
-		wt_real_sigaction(sig, &sa, NULL);
+		core_real_sigaction(sig, &sa, NULL);
 }
 
 int wt_thread_start(void)
@@ -478,7 +480,7 @@ void wt_process_exit(int complete)
 	wt_profile_write(complete, NULL, 0);
 }
 
-void wt_process_ended(int complete, int status)
+void tool_process_ended(int complete, int status)
 {
 	(void)status;
 	wt_process_exit(complete);
@@ -486,7 +488,7 @@ void wt_process_ended(int complete, int status)
 
 /* exec replaces the image: write what it measured (a vfork child must not:
  * the memory, and so the profile, are its parent's). */
-void wt_before_exec(void)
+void tool_before_exec(void)
 {
 	written_before_exec[0] = 0;
 	if (!active || finished || getpid() != process_id)
@@ -497,7 +499,7 @@ void wt_before_exec(void)
 }
 
 /* exec failed: the image goes on, and its profile at exit includes all. */
-void wt_exec_failed(void)
+void tool_exec_failed(void)
 {
 	if (written_before_exec[0])
 		unlink(written_before_exec);
@@ -554,15 +556,15 @@ __attribute__((constructor)) static void witch_init(void)
 	wt_unwind_init();
 	wt_sig_trap = SIGRTMAX - 2;	/* lower number: delivered before a pending sample */
 	wt_sig_sample = SIGRTMAX - 1;
-	wt_interpose_resolve();
+	core_interpose_resolve();
 	install(wt_sig_sample, on_sample_signal);
 	install(wt_sig_trap, on_trap_signal);
-	wt_interpose_signals(on_sigio);
+	core_interpose_signals((const int[]){ wt_sig_sample, wt_sig_trap }, 2, on_sigio);
 	if (wt_pages_mode) {
-		wt_interpose_alt_stack_only();
-		wt_interpose_share(SIGSEGV);
-		wt_interpose_share(SIGTRAP);
-		wt_interpose_share(SIGSYS);
+		core_interpose_alt_stack_only();
+		core_interpose_share(SIGSEGV);
+		core_interpose_share(SIGTRAP);
+		core_interpose_share(SIGSYS);
 		install(SIGSEGV, on_page_signal);
 		install(SIGTRAP, on_page_signal);
 		install(SIGSYS, on_page_signal);

@@ -207,23 +207,8 @@ extern volatile int wt_stopping;
 
 /* thread.c: process life cycle */
 uint64_t wt_thread_cpu_ns(void);
-int wt_in_handler(void);	/* inside witch's own signal handler on this thread */
 void wt_own_tls(const struct wt_thread *t, uintptr_t *lo, uintptr_t *hi);
 void wt_process_exit(int complete);
-/* The image ends: _exit(status >= 0) or a fatal signal (status = -signal). */
-void wt_process_ended(int complete, int status);
-void wt_before_exec(void);
-void wt_exec_failed(void);
-
-/* interpose.c */
-void wt_interpose_resolve(void);
-void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *));
-int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
-/* --watch=pages: witch handles sig first, the program's action gets the rest. */
-void wt_interpose_alt_stack_only(void);
-void wt_interpose_share(int sig);
-void wt_interpose_forward(int sig, siginfo_t *si, void *uc);
-/* The program has a signal handler whose frames go on the thread's stack. */
 
 /* thread.c */
 struct wt_thread *wt_self(void);
