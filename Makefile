@@ -10,11 +10,11 @@ INCS = -Iinclude -Isrc
 B = build
 # src/core: what the preloaded runtimes share, the CLI's perf checks and
 # the contract between them; the CLI links it with the report library.
-# Its interposers (sigaction, exec*, _exit...) go whole into each preloaded
+# Its interposers (sigaction, exec*, _exit, pthread_create) go whole into each preloaded
 # library, never into the archive: from there they would take libc's
 # place in any program that links it, and a wrapper no object refers to
 # would be left out without a word.
-CORE_PRELOAD_SRC = src/core/interpose.c
+CORE_PRELOAD_SRC = src/core/interpose.c src/core/thread.c
 CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
 RT_SRC = $(wildcard src/runtime/*.c) src/profile/writer.c src/profile/escape.c
 REPORT_SRC = $(filter-out src/profile/writer.c,$(wildcard src/profile/*.c)) $(wildcard src/report/*.c)

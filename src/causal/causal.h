@@ -90,9 +90,6 @@ struct wc_thread *wc_threads(void);
 /* Pending state for a thread being created: the creator's local count. */
 void wc_thread_begin(uint64_t inherited_local);
 void wc_thread_end(void);
-/* libc's pthread_create: threads witch does not sample (the profiler). */
-int wc_real_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
-			   void *arg);
 
 /* --- line table (lines.c) ----------------------------------------------- */
 struct wc_line {

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "causal/causal.h"
+#include "core/thread.h"
 
 #define MAX_EXPERIMENT_NS 2000000000ULL
 
@@ -455,7 +456,7 @@ int wc_profiler_start(void)
 		take(&e2e_start);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	rc = wc_real_pthread_create(&th, &attr, profiler, NULL);
+	rc = core_real_pthread_create(&th, &attr, profiler, NULL);
 	pthread_attr_destroy(&attr);
 	return rc ? -1 : 0;
 }

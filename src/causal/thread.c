@@ -1,26 +1,29 @@
 /*
  * thread.c - life cycle of libwitchcausal.so: configuration, the wakeup
- * signal, per-thread state, thread creation and exit, fork, exec and the
- * endings of the process image.
+ * signal, per-thread state, thread exit, fork, exec and the endings of the
+ * process image.
  *
- * Signal dispositions and masks, exec and _exit are the core's
- * (src/core/interpose.c, shared with libwitch.so): it calls the tool_*
- * hooks defined here (core/tool.h).
+ * Thread creation, signal dispositions and masks, exec and _exit are the
+ * core's (src/core, shared with libwitch.so): it calls the tool_* hooks
+ * defined here (core/tool.h).
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <pthread.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "causal/causal.h"
+#include "core/clock.h"
 #include "core/contract.h"
+#include "core/env.h"
+#include "core/image.h"
 #include "core/interpose.h"
+#include "core/thread.h"
 #include "core/tool.h"
 
 struct wc_config wc_cfg;
@@ -30,18 +33,12 @@ int wc_signal;
 static struct wc_thread *all_threads;
 static struct wc_thread *free_threads;
 static int free_lock;
-static pid_t process_id;
-static int finished;
-static pthread_key_t thread_key;
 static __thread struct wc_thread *self __attribute__((tls_model("initial-exec")));
 static __thread int handler_depth __attribute__((tls_model("initial-exec")));
 
 uint64_t wc_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return core_clock_ns(CLOCK_MONOTONIC);
 }
 
 struct wc_thread *wc_self(void)
@@ -101,10 +98,7 @@ static struct wc_thread *new_thread(void)
 	if (t == MAP_FAILED)
 		return NULL;
 	t->fd = -1;
-	do {
-		t->next = all_threads;
-	} while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 0, __ATOMIC_RELEASE,
-					      __ATOMIC_RELAXED));
+	CORE_THREAD_PUSH(all_threads, t);
 	return t;
 }
 
@@ -128,7 +122,7 @@ void wc_thread_begin(uint64_t inherited_local)
 	/* Pauses are short: the default 50 us of timer slack would be most of one. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	self = t;
-	pthread_setspecific(thread_key, t);
+	core_thread_mark(t);
 	__atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
 	wc_unblocked_add(1);
 	wc_sampler_start(t);
@@ -154,63 +148,31 @@ void wc_thread_end(void)
 	__atomic_store_n(&free_lock, 0, __ATOMIC_RELEASE);
 }
 
-static void thread_key_destructor(void *p)
+/* --- thread creation (core/tool.h) ---------------------------------------- */
+
+int tool_thread_creating(uint64_t *inherit)
 {
-	(void)p;
-	wc_thread_end();
-}
-
-/* --- thread creation ------------------------------------------------------ */
-
-struct start_arg {
-	void *(*fn)(void *);
-	void *arg;
-	uint64_t local;
-};
-
-static void *trampoline(void *p)
-{
-	struct start_arg a = *(struct start_arg *)p;
-	void *rc;
-
-	free(p);
-	wc_thread_begin(a.local);
-	rc = a.fn(a.arg);
-	wc_thread_end();
-	return rc;
-}
-
-static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
-int wc_real_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
-			   void *arg)
-{
-	if (!real_create)
-		real_create = dlsym(RTLD_NEXT, "pthread_create");
-	return real_create(th, attr, fn, arg);
-}
-
-WC_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
-			     void *arg);
-
-int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
-{
-	struct start_arg *a;
 	struct wc_thread *t;
-	int rc;
 
-	if (!wc_active || !(a = malloc(sizeof(*a))))
-		return wc_real_pthread_create(th, attr, fn, arg);
-	a->fn = fn;
-	a->arg = arg;
+	if (!wc_active)
+		return -1;
 	/* The new thread owes what its creator owes (COZ 3.4). */
 	t = wc_self();
-	a->local = t ? __atomic_load_n(&t->local, __ATOMIC_ACQUIRE)
+	*inherit = t ? __atomic_load_n(&t->local, __ATOMIC_ACQUIRE)
 		     : __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
-	rc = wc_real_pthread_create(th, attr, trampoline, a);
-	if (rc)
-		free(a);
-	return rc;
+	return 0;
+}
+
+void tool_thread_begin(uint64_t inherit)
+{
+	wc_thread_begin(inherit);
+}
+
+/* At the return of the thread's function too (core_threads_init(1)): it
+ * pays what it owes before the program's thread-local destructors run. */
+void tool_thread_end(void)
+{
+	wc_thread_end();
 }
 
 WC_EXPORT void pthread_exit(void *rv);
@@ -228,25 +190,22 @@ void pthread_exit(void *rv)
 
 /* --- configuration and process ----------------------------------------------- */
 
+/* A setting the CLI gave as a whole number, or def. */
 static long env_long(const char *name, long def)
 {
-	const char *s = getenv(name);
-
-	return s && *s ? strtol(s, NULL, 10) : def;
+	return core_env_long(name, def, LONG_MIN, LONG_MAX);
 }
 
 static int read_config(void)
 {
-	const char *out = getenv(ENV_OUT), *lines = getenv(ENV_CAUSAL_LINES);
-	const char *e2e = getenv(ENV_CAUSAL_END_TO_END);
-	const char *counter = getenv(ENV_CAUSAL_PROGRESS_COUNTER);
+	const char *out = core_env_str(ENV_OUT), *lines = core_env_str(ENV_CAUSAL_LINES);
 
-	if (!out || !*out || !lines || !*lines)
+	if (!out || !lines)
 		return -1;
 	strncpy(wc_cfg.outdir, out, sizeof(wc_cfg.outdir) - 1);
 	strncpy(wc_cfg.lines_path, lines, sizeof(wc_cfg.lines_path) - 1);
-	wc_cfg.end_to_end = e2e && !strcmp(e2e, "1");
-	wc_cfg.progress_uprobes = counter && !strcmp(counter, "uprobe");
+	wc_cfg.end_to_end = core_env_is(ENV_CAUSAL_END_TO_END, "1");
+	wc_cfg.progress_uprobes = core_env_is(ENV_CAUSAL_PROGRESS_COUNTER, "uprobe");
 	wc_cfg.fixed_line = (int)env_long(ENV_CAUSAL_FIXED_LINE, -1);
 	wc_cfg.fixed_speedup = (int)env_long(ENV_CAUSAL_FIXED_SPEEDUP, -1);
 	if (wc_cfg.fixed_speedup > 100)
@@ -287,8 +246,7 @@ static int read_config(void)
  * < 0: the fatal signal. */
 static void process_end(int complete, int status)
 {
-	if (!wc_active || getpid() != process_id ||
-	    __atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+	if (!wc_active || !core_image_end())
 		return;
 	wc_profiler_stop();
 	wc_profile_finish(complete, status);
@@ -313,13 +271,13 @@ void tool_process_ended(int complete, int status)
 
 void tool_before_exec(void)
 {
-	if (wc_active && !finished && getpid() == process_id)
+	if (wc_active && core_image_ours())
 		wc_profile_before_exec();
 }
 
 void tool_exec_failed(void)
 {
-	if (wc_active && !finished && getpid() == process_id)
+	if (wc_active && core_image_ours())
 		wc_profile_exec_failed();
 }
 
@@ -350,8 +308,7 @@ static void after_fork_child(void)
 	stop_all_samplers();
 	wc_breakpoints_close();
 	self = NULL;
-	finished = 0;
-	process_id = getpid();
+	core_image_begin();
 	if (getenv(ENV_NO_FOLLOW)) {
 		wc_active = 0;
 		return;
@@ -390,10 +347,10 @@ __attribute__((constructor)) static void causal_init(void)
 	core_interpose_resolve();
 	install_wakeup();
 	core_interpose_signals(&wc_signal, 1, on_sigio);
-	process_id = getpid();
+	core_image_begin();
 	if (getenv(ENV_NO_FOLLOW))
 		unsetenv("LD_PRELOAD");	/* programs this one runs are not profiled */
-	pthread_key_create(&thread_key, thread_key_destructor);
+	core_threads_init(1);
 	pthread_atfork(NULL, NULL, after_fork_child);
 	if (wc_profile_open() < 0)
 		return;

@@ -206,7 +206,6 @@ extern int wt_sig_sample, wt_sig_trap;
 extern volatile int wt_stopping;
 
 /* thread.c: process life cycle */
-uint64_t wt_thread_cpu_ns(void);
 void wt_own_tls(const struct wt_thread *t, uintptr_t *lo, uintptr_t *hi);
 void wt_process_exit(int complete);
 
