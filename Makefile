@@ -16,8 +16,10 @@ B = build
 # would be left out without a word.
 CORE_PRELOAD_SRC = src/core/interpose.c src/core/thread.c
 CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
-RT_SRC = $(wildcard src/runtime/*.c) src/profile/writer.c src/profile/escape.c
-REPORT_SRC = $(filter-out src/profile/writer.c,$(wildcard src/profile/*.c)) $(wildcard src/report/*.c)
+# Its parts without libc, which witchspy links too (src/spy/spy.mk).
+CORE_FREE_SRC = src/core/escape.c src/core/fmt.c src/core/outname.c src/core/profile.c
+RT_SRC = $(wildcard src/runtime/*.c)
+REPORT_SRC = $(wildcard src/profile/*.c) $(wildcard src/report/*.c)
 CLI_SRC = $(wildcard src/cli/*.c)
 
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/pic/%.o)
@@ -99,14 +101,14 @@ sanitize:
 	$(MAKE) B=$(B)/asan CFLAGS="-O1 -g $(SAN)" unit
 
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
-FUZZ_SRC = src/profile/reader.c src/profile/escape.c src/report/merge.c src/report/metrics.c src/report/grow.c \
+FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ -lm
 # ... and on the causal profile reader, analysis and renderers (53-causal-fuzz.t).
-$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC)
+$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ $(REPORT_LIBS)

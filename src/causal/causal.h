@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "core/contract.h"
+#include "core/fmt.h"
 
 #define WC_EXPORT __attribute__((visibility("default")))
 
@@ -186,22 +187,23 @@ void wc_profiler_stop(void);
 int wc_profile_open(void);
 void wc_profile_progress(const char *name, const char *kind);
 /* One record (may be several lines), written with one write(2). */
-void wc_profile_record(const char *text, size_t len);
+void wc_profile_record(const struct core_fmt *rec);
 /* `samples`, `runtime` and `end` lines; rename to the final name. */
 void wc_profile_finish(int complete, int status);
 /* Around exec: finish, and undo if the exec failed. */
 void wc_profile_before_exec(void);
 void wc_profile_exec_failed(void);
 
-/* A tiny formatter into a fixed buffer (async-signal-safe). */
-struct wc_buf {
-	size_t len;
-	char b[16384];
+/* A record, formatted by the core (core/fmt.h) into its own buffer:
+ * what does not fit is cut. Async-signal-safe. */
+struct wc_record {
+	struct core_fmt f;
+	char buf[16384];
 };
-void wc_put(struct wc_buf *b, const char *s);
-void wc_put_name(struct wc_buf *b, const char *s);	/* tabs, newlines -> spaces */
-void wc_put_u64(struct wc_buf *b, uint64_t v);
-void wc_put_i64(struct wc_buf *b, int64_t v);
-void wc_put_frac(struct wc_buf *b, uint64_t num, uint64_t den);	/* 0.xx */
+struct core_fmt *wc_record_start(struct wc_record *r);
+/* The causal profile's fields: a name with its tabs and newlines made
+ * spaces, and num/den with two decimals. */
+void wc_put_name(struct core_fmt *f, const char *s);
+void wc_put_frac(struct core_fmt *f, uint64_t num, uint64_t den);
 
 #endif

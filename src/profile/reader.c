@@ -12,7 +12,7 @@
  */
 #include "profile/reader.h"
 #include "core/contract.h"
-#include "profile/escape.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -253,7 +253,7 @@ static int string(struct parser *ps, char *s, char **out, const char *what)
 		if (*c < 0x21 || *c >= 0x7f)
 			return fail(ps, "%s contains the raw byte 0x%02x, which "
 				    "the writer escapes", what, *c);
-	if (wp_unescape(s))
+	if (core_unescape(s))
 		return fail(ps, "%s '%s' has a malformed %%XX escape", what,
 			    quote(ps, s));
 	*out = strdup(s);

@@ -1,41 +1,37 @@
 /*
- * profile_out.c - writes the process profile (docs/profile-format.md).
- * Everything comes from static or preallocated memory and goes out with
- * write(2), so a crash path can call it too.
+ * profile_out.c - writes the process profile (docs/profile-format.md):
+ * what goes in it; the core spells its lines (core/profile.h). Everything
+ * comes from static or preallocated memory and goes out with write(2), so
+ * a crash path can call it too.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "profile/writer.h"
+#include "core/clock.h"
+#include "core/outfile.h"
+#include "core/outname.h"
+#include "core/profile.h"
 #include "runtime/modules.h"
 #include "runtime/profile_out.h"
 #include "runtime/witch.h"
 
-static struct wp_out out;
+static struct core_profile out;
+static char out_buf[1 << 16];
 static struct wt_module mods[WT_MAX_MODULES];
 static uint64_t start_ns;
 static int unsampled_threads;
 static char cmdline[1 << 16];
 static size_t cmdline_len;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void wt_profile_reset(void)
 {
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
-	start_ns = now_ns();
+	start_ns = core_clock_ns(CLOCK_REALTIME);
 	unsampled_threads = 0;
 	cmdline_len = 0;
 	if (fd < 0)
@@ -54,24 +50,17 @@ void wt_count_unsampled_thread(void)
 
 static void kv(const char *key, const char *value)
 {
-	wp_put(&out, key);
-	wp_sp(&out);
-	wp_put(&out, value);
-	wp_endl(&out);
+	core_profile_kv(&out, key, value);
 }
 
 static void kv_u64(const char *key, uint64_t value)
 {
-	wp_put(&out, key);
-	wp_sp(&out);
-	wp_put_u64(&out, value);
-	wp_endl(&out);
+	core_profile_kv_u64(&out, key, value);
 }
 
 static void stat_line(const char *name, uint64_t value)
 {
-	wp_put(&out, "stat ");
-	kv_u64(name, value);
+	core_profile_stat(&out, name, value);
 }
 
 static void write_args(void)
@@ -80,11 +69,7 @@ static void write_args(void)
 	uint64_t i = 0;
 
 	while (off < cmdline_len) {
-		wp_put(&out, "arg ");
-		wp_put_u64(&out, i++);
-		wp_sp(&out);
-		wp_put_esc(&out, cmdline + off);
-		wp_endl(&out);
+		core_profile_arg(&out, i++, cmdline + off);
 		off += strlen(cmdline + off) + 1;
 	}
 }
@@ -117,17 +102,9 @@ static void write_modules(int nmods)
 	int m;
 
 	for (m = 0; m < nmods; m++) {
-		if (mods[m].id < 0)
-			continue;
-		wp_put(&out, "module ");
-		wp_put_u64(&out, (uint64_t)mods[m].id);
-		wp_sp(&out);
-		wp_put(&out, mods[m].build_id[0] ? mods[m].build_id : "-");
-		wp_sp(&out);
-		wp_put_hex(&out, mods[m].bias);
-		wp_sp(&out);
-		wp_put_esc(&out, mods[m].path);
-		wp_endl(&out);
+		if (mods[m].id >= 0)
+			core_profile_module(&out, mods[m].id, mods[m].build_id, mods[m].bias,
+					    mods[m].path);
 	}
 }
 
@@ -199,98 +176,48 @@ static void write_thread(const struct wt_thread *t, int nmods)
 	const struct wt_cct *c = &t->cct;
 	uint32_t i;
 
-	wp_put(&out, "thread ");
-	wp_put_u64(&out, (uint64_t)t->tid);
-	wp_sp(&out);
-	wp_put_u64(&out, c->nnodes);
-	wp_sp(&out);
-	wp_put_u64(&out, c->npairs);
-	wp_endl(&out);
-	wp_put(&out, "n 0 -1 -1 0 0");
-	wp_endl(&out);
+	core_profile_thread(&out, (uint64_t)t->tid, c->nnodes, c->npairs);
+	core_profile_node(&out, 0, -1, -1, 0, 0);
 	for (i = 1; i < c->nnodes; i++) {
 		const struct wt_cct_node *n = &c->nodes[i];
 		int m = wt_modules_find(mods, nmods, n->pc);
 
-		wp_put(&out, "n ");
-		wp_put_u64(&out, i);
-		wp_sp(&out);
-		wp_put_u64(&out, n->parent);
-		wp_sp(&out);
-		wp_put_i64(&out, m >= 0 ? mods[m].id : -1);
-		wp_sp(&out);
-		wp_put_hex(&out, m >= 0 ? n->pc - mods[m].bias : n->pc);
-		wp_sp(&out);
-		wp_put_u64(&out, n->mu);
-		wp_endl(&out);
+		core_profile_node(&out, i, n->parent, m >= 0 ? mods[m].id : -1,
+				  m >= 0 ? n->pc - mods[m].bias : n->pc, n->mu);
 	}
 	for (i = 0; i < c->npairs; i++) {
 		const struct wt_pair *p = &c->pairs[i];
 		double r = wt_attrib_remainder(&c->nodes[p->watch]);
 
-		wp_put(&out, "p ");
-		wp_put_u64(&out, p->watch);
-		wp_sp(&out);
-		wp_put_u64(&out, p->trap);
-		wp_sp(&out);
-		wp_put_fixed3(&out, p->waste * r);
-		wp_sp(&out);
-		wp_put_fixed3(&out, p->use * r);
-		wp_sp(&out);
-		wp_put_u64(&out, p->count);
-		if (wt_cfg.craft != WT_CRAFT_DEAD) {
-			wp_sp(&out);
-			wp_put_fixed3(&out, p->approx * r);
-		}
-		wp_endl(&out);
+		core_profile_pair(&out, p->watch, p->trap, core_milli(p->waste * r),
+				  core_milli(p->use * r), p->count, wt_cfg.craft != WT_CRAFT_DEAD,
+				  core_milli(p->approx * r));
 	}
 }
 
 /* <outdir>/<program>-<pid>.witch, or -<n> after it if an earlier image of
  * this pid (before an exec) already wrote one. */
-static void profile_path(char *path, size_t cap)
-{
-	extern char *program_invocation_short_name;
-	struct wp_out *o = &out;	/* reuse the formatter on a scratch buffer */
-	int n;
-
-	for (n = 0; n < 1000; n++) {
-		o->len = 0;
-		wp_put(o, wt_cfg.outdir);
-		wp_put(o, "/");
-		wp_put(o, program_invocation_short_name);
-		wp_put(o, "-");
-		wp_put_u64(o, (uint64_t)getpid());
-		if (n) {
-			wp_put(o, "-");
-			wp_put_u64(o, (uint64_t)n);
-		}
-		wp_put(o, ".witch");
-		if (o->len >= cap)
-			o->len = cap - 1;
-		memcpy(path, o->buf, o->len);
-		path[o->len] = 0;
-		if (access(path, F_OK) < 0)
-			break;
-	}
-	o->len = 0;
-}
-
 int wt_profile_write(int complete, char *path_out, size_t cap)
 {
+	extern char *program_invocation_short_name;
 	static char path[4200], tmp[4210];
+	struct core_outname name = { wt_cfg.outdir, program_invocation_short_name, '-',
+				     (uint64_t)getpid(), ".witch" };
 	struct wt_thread *t;
-	int nmods, saved = errno, rc;
+	int nmods, saved = errno, rc, fd;
 
 	nmods = wt_modules_scan(mods, WT_MAX_MODULES);
 	number_modules(nmods);
-	profile_path(path, sizeof(path));
+	core_outname_free(&name, path, sizeof(path), core_outfile_exists);
 	memcpy(tmp, path, strlen(path));
 	memcpy(tmp + strlen(path), ".tmp", 5);
-	if (wp_out_open(&out, tmp) < 0) {
+	fd = core_outfile_create(tmp);
+	if (fd < 0) {
 		errno = saved;
 		return -1;
 	}
+	core_fmt_init(&out.out, out_buf, sizeof(out_buf), core_outfile_sink, &fd);
+	out.lines = 0;
 	kv("WITCH-PROFILE", "1");
 	kv("tool", craft_name());
 	if (wt_cfg.pmu) {
@@ -307,14 +234,15 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 	kv_u64("registers", (uint64_t)wt_cfg.registers);
 	kv_u64("pid", (uint64_t)getpid());
 	kv_u64("start_ns", start_ns);
-	kv_u64("end_ns", now_ns());
+	kv_u64("end_ns", core_clock_ns(CLOCK_REALTIME));
 	kv("status", complete ? "complete" : "incomplete");
 	write_args();
 	write_modules(nmods);
 	write_stats();
 	for (t = wt_threads(); t; t = t->next)
 		write_thread(t, nmods);
-	rc = wp_out_close(&out, tmp, path);
+	rc = core_profile_end(&out);
+	rc = core_outfile_commit(fd, rc < 0, tmp, path);
 	if (rc == 0 && path_out && cap > strlen(path))
 		memcpy(path_out, path, strlen(path) + 1);
 	errno = saved;
