@@ -17,7 +17,8 @@ B = build
 CORE_PRELOAD_SRC = src/core/interpose.c src/core/thread.c
 CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
 # Its parts without libc, which witchspy links too (src/spy/spy.mk).
-CORE_FREE_SRC = src/core/escape.c src/core/fmt.c src/core/outname.c src/core/profile.c
+CORE_FREE_SRC = src/core/buildid.c src/core/escape.c src/core/fmt.c src/core/outname.c \
+	src/core/profile.c
 RT_SRC = $(wildcard src/runtime/*.c)
 REPORT_SRC = $(wildcard src/profile/*.c) $(wildcard src/report/*.c)
 CLI_SRC = $(wildcard src/cli/*.c)

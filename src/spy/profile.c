@@ -16,6 +16,7 @@
 
 #include "spy.h"
 
+#include "core/buildid.h"
 #include "core/outname.h"
 #include "core/profile.h"
 
@@ -84,6 +85,7 @@ static Bool pread_all(Int fd, void *buf, SizeT n, Off64T off)
 	return VG_(read)(fd, buf, (Int)n) == (Int)n;
 }
 
+/* The file's build id from its PT_NOTE segments (core/buildid.h), or "". */
 static void build_id(const HChar *path, HChar *out)
 {
 	UChar eh[64], ph[56], note[4096];
@@ -103,9 +105,9 @@ static void build_id(const HChar *path, HChar *out)
 	VG_(memcpy)(&phnum, eh + 56, 2);
 	if (phentsize < sizeof(ph))
 		goto done;
-	for (i = 0; i < phnum && !out[0]; i++) {
+	for (i = 0; i < phnum; i++) {
 		UInt type;
-		ULong off, size, pos = 0;
+		ULong off, size;
 
 		if (!pread_all(fd, ph, sizeof(ph), (Off64T)(phoff + (ULong)i * phentsize)))
 			break;
@@ -116,32 +118,8 @@ static void build_id(const HChar *path, HChar *out)
 			continue;
 		if (size > sizeof(note))
 			size = sizeof(note);
-		if (!pread_all(fd, note, size, (Off64T)off))
-			continue;
-		while (pos + 12 <= size) {
-			UInt namesz, descsz, ntype, k;
-			ULong name_len, desc_len;
-
-			VG_(memcpy)(&namesz, note + pos, 4);
-			VG_(memcpy)(&descsz, note + pos + 4, 4);
-			VG_(memcpy)(&ntype, note + pos + 8, 4);
-			name_len = (namesz + 3) & ~3u;
-			desc_len = (descsz + 3) & ~3u;
-			if (pos + 12 + name_len + desc_len > size)
-				break;
-			if (ntype == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
-			    !VG_(memcmp)(note + pos + 12, "GNU", 4)) {
-				for (k = 0; k < descsz && k < 20; k++) {
-					UChar b = note[pos + 12 + name_len + k];
-
-					out[2 * k] = "0123456789abcdef"[b >> 4];
-					out[2 * k + 1] = "0123456789abcdef"[b & 15];
-				}
-				out[2 * k] = 0;
-				break;
-			}
-			pos += 12 + name_len + desc_len;
-		}
+		if (pread_all(fd, note, size, (Off64T)off) && core_build_id(note, size, out))
+			break;
 	}
 done:
 	VG_(close)(fd);
@@ -245,7 +223,7 @@ static void write_modules(struct tlist *lists, UInt nt)
 				spy_mods[m].id = next++;
 		}
 	for (k = 0; k < (UInt)next; k++) {
-		HChar id[41];
+		HChar id[CORE_BUILD_ID_HEX];
 
 		for (m = 0; spy_mods[m].id != (Int)k; m++)
 			;
