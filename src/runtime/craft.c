@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "runtime/valuecmp.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 int wt_craft_wants_store(void)
 {

@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define X86_TRAP_FLAG 0x100	/* EFLAGS.TF */
 

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define CODE_PAGE 4096UL	/* x86-64's smallest page: code is mapped by at least this */
 

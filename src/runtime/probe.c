@@ -4,7 +4,7 @@
  */
 #include <linux/hw_breakpoint.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define LOOKAHEAD_INSNS 64
 #define MAX_HOPS 8	/* jumps, calls, returns and breakpoints followed per sample */

@@ -16,7 +16,7 @@
 #include "core/profile.h"
 #include "runtime/modules.h"
 #include "runtime/profile_out.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 static struct core_profile out;
 static char out_buf[1 << 16];

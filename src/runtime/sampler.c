@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/perf.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 static uint64_t period_ns(void)
 {

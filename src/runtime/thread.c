@@ -22,7 +22,7 @@
 #include "core/thread.h"
 #include "core/tool.h"
 #include "runtime/profile_out.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define ALTSTACK_BYTES (256 * 1024)	/* libunwind and the decoder run here */
 #define CCT_NODES (1u << 18)

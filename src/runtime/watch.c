@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "core/perf.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 static int modify_broken;	/* kernel without PERF_EVENT_IOC_MODIFY_ATTRIBUTES */
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "core/perf.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 #include "tap.h"
 
 /* ---- the event ---- */

@@ -1,5 +1,5 @@
 /*
- * witch.h - state shared by the parts of the preloaded runtime.
+ * runtime.h - state shared by the parts of the preloaded runtime.
  *
  * The runtime is libwitch.so, preloaded into the target. Per thread it owns a
  * sample source (a CPU-time timer), up to four debug-register slots and a
