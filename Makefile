@@ -69,15 +69,18 @@ $(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB) $(REPORT_LIBS)
 
-# Unit tests link against all three; each is one TAP-printing program.
+# Unit tests link against all three, and the objects a test names below;
+# each is one TAP-printing program.
 TEST_LIBS = $(B)/libwitchrt.a $(B)/libwitchreport.a $(CORE_LIB)
 $(B)/tests/%: tests/unit/%.c $(TEST_LIBS) tests/unit/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< -Wl,--start-group $(TEST_LIBS) -Wl,--end-group \
-		$(RT_LIBS) $(REPORT_LIBS)
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< $(filter %.o,$^) \
+		-Wl,--start-group $(TEST_LIBS) -Wl,--end-group $(RT_LIBS) $(REPORT_LIBS)
 
 # test_unblocked compiles src/causal/unblocked.c into itself (a time of its own).
 $(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h
+# test_causal_lines tests the CLI's line table for witch causal.
+$(B)/tests/test_causal_lines: $(B)/obj/src/cli/causal_lines.o
 
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/causal_lines.h"
 #include "cli/number.h"
 #include "cli/perfcheck.h"
 #include "cli/oneline.h"
@@ -26,7 +27,6 @@
 #include "cli/target.h"
 #include "core/contract.h"
 #include "report/causal_analysis.h"
-#include "report/causal_lines.h"
 #include "report/causal_profile.h"
 
 #define WHO "witch causal"
@@ -238,7 +238,7 @@ static int is_elf(const char *path)
 }
 
 /* The line table, progress breakpoints and fixed line, or an error. */
-static int build_lines(const struct causal_opts *o, const char *target, struct wc_lines *t,
+static int build_lines(const struct causal_opts *o, const char *target, struct causal_lines *t,
 		       long *fixed_line)
 {
 	char err[2048];
@@ -246,13 +246,13 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 	size_t i;
 	int no_debug = 0;
 
-	if (wc_lines_set_scope(t, o->scope, o->nscope))
+	if (causal_lines_set_scope(t, o->scope, o->nscope))
 		return fail("out of memory");
 	if (is_elf(target)) {
 		/* A program from a distribution rarely has debug information,
 		 * its libraries often do (libc6-dbg): with --binary-scope, go
 		 * on with theirs, and say so once they have loaded. */
-		no_debug = wc_lines_add_module(t, target, err, sizeof(err));
+		no_debug = causal_lines_add_module(t, target, err, sizeof(err));
 		if (no_debug && !(no_debug == -2 && o->nbinaries))
 			return fail("%s", err);
 	} else if (!o->nbinaries) {
@@ -265,20 +265,20 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 		if (!is_elf(o->binaries[i]))
 			return fail("--binary-scope=%s is not an ELF program or library",
 				    o->binaries[i]);
-		if (wc_lines_add_module(t, o->binaries[i], err, sizeof(err)))
+		if (causal_lines_add_module(t, o->binaries[i], err, sizeof(err)))
 			return fail("%s", err);
 	}
 	if (no_debug)
 		fprintf(stderr, WHO ": warning: %s has no debug information; only the lines of the "
 				"--binary-scope libraries are sped up\n", target);
-	if (wc_lines_finish(t, err, sizeof(err)))
+	if (causal_lines_finish(t, err, sizeof(err)))
 		return fail("%s", err);
 	for (i = 0; i < o->nprogress; i++)
-		if (wc_lines_add_progress(t, o->progress[i], err, sizeof(err)))
+		if (causal_lines_add_progress(t, o->progress[i], err, sizeof(err)))
 			return fail("--progress=%s: %s", o->progress[i], err);
 	*fixed_line = -1;
 	if (o->line) {
-		if (wc_lines_find_line(t, o->line, &id, err, sizeof(err)))
+		if (causal_lines_find_line(t, o->line, &id, err, sizeof(err)))
 			return fail("--line=%s: %s", o->line, err);
 		*fixed_line = id;
 	}
@@ -307,7 +307,7 @@ static int progress_counter(const struct causal_opts *o, int *uprobes)
 
 /* Write the table beside the profiles, atomically: a concurrent run must
  * never read half of it. */
-static int write_lines(const struct wc_lines *t, const char *outdir, char *path, size_t cap)
+static int write_lines(const struct causal_lines *t, const char *outdir, char *path, size_t cap)
 {
 	char tmp[PATH_MAX + 64];
 	FILE *f;
@@ -318,7 +318,7 @@ static int write_lines(const struct wc_lines *t, const char *outdir, char *path,
 	f = fopen(tmp, "w");
 	if (!f)
 		return fail("cannot write %s: %s", tmp, strerror(errno));
-	bad = wc_lines_write(t, f);
+	bad = causal_lines_write(t, f);
 	bad |= fclose(f);
 	if (bad || rename(tmp, path)) {
 		unlink(tmp);
@@ -504,7 +504,7 @@ int cmd_causal(int argc, char **argv)
 	char path[PATH_MAX], err[1024], lib[PATH_MAX], outdir[PATH_MAX], defdir[PATH_MAX];
 	char lines_path[PATH_MAX + 32];
 	struct causal_opts o;
-	struct wc_lines t;
+	struct causal_lines t;
 	struct seen *before = NULL;
 	size_t nbefore;
 	const char *base;
@@ -547,7 +547,7 @@ int cmd_causal(int argc, char **argv)
 	rc = write_lines(&t, outdir, lines_path, sizeof(lines_path));
 	if (rc)
 		goto out;
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 	set_env(lib, outdir, lines_path, &o, fixed_line, uprobes);
 	/* Said once nothing can fail any more: an error stays one line. */
 	if (uprobes && !o.quiet)
@@ -567,7 +567,7 @@ int cmd_causal(int argc, char **argv)
 	exit_like(status);
 out:
 	free(before);
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 	free(o.progress);
 	free(o.scope);
 	free(o.binaries);
