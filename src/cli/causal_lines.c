@@ -126,9 +126,9 @@ static const char *die_name(Dwarf_Die *die)
 	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
 }
 
-static uint32_t intern_or_none(struct wc_strtab *tab, const char *s)
+static uint32_t intern_or_none(struct rc_strtab *tab, const char *s)
 {
-	return s ? wc_intern(tab, s) : UINT32_MAX;
+	return s ? rc_intern(tab, s) : UINT32_MAX;
 }
 
 static int add_pieces(struct causal_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
@@ -211,7 +211,7 @@ static uint32_t line_id(struct causal_lines *t, uint32_t module, uint32_t file, 
 	n = snprintf(key, sizeof(key), "%s:%u", t->files.strs[file], lineno);
 	if (n < 0 || (size_t)n >= sizeof(key))
 		return UINT32_MAX;
-	id = wc_intern(&t->locs, key);
+	id = rc_intern(&t->locs, key);
 	if (id == UINT32_MAX || id < t->nlines)
 		return id;
 	if (wr_grow((void **)&t->lines, &t->cap_lines, (size_t)id + 1, sizeof(*t->lines)))
@@ -304,7 +304,7 @@ static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint6
 			continue;
 		if (dwarf_lineno(l, &lineno) || lineno <= 0 || !(src = dwarf_linesrc(l, NULL, NULL)))
 			continue;
-		file = wc_intern(&t->files, src);
+		file = rc_intern(&t->files, src);
 		if (file == UINT32_MAX || add_row(&t->mods[module], a + bias, file, (uint32_t)lineno))
 			goto out;
 		next = i + 1 < nlines ? dwarf_onesrcline(lines, i + 1) : NULL;
@@ -572,7 +572,7 @@ int causal_lines_add_progress(struct causal_lines *t, const char *spec, char *er
 	bp = &t->bps[t->nbps];
 	bp->module = f.module;
 	bp->addr = f.addr;
-	bp->name = wc_intern(&t->files, name);
+	bp->name = rc_intern(&t->files, name);
 	if (bp->name == UINT32_MAX) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -686,7 +686,7 @@ void causal_lines_free(struct causal_lines *t)
 	free(t->lines);
 	free(t->bps);
 	free(t->file_scope);
-	wc_strtab_free(&t->files);
-	wc_strtab_free(&t->locs);
+	rc_strtab_free(&t->files);
+	rc_strtab_free(&t->locs);
 	memset(t, 0, sizeof(*t));
 }

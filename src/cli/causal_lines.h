@@ -63,8 +63,8 @@ struct causal_lines {
 	struct causal_bp *bps;
 	size_t nbps;
 
-	struct wc_strtab files;	/* file paths and function names */
-	struct wc_strtab locs;	/* "file:line" -> line id (same index as lines) */
+	struct rc_strtab files;	/* file paths and function names */
+	struct rc_strtab locs;	/* "file:line" -> line id (same index as lines) */
 	signed char *file_scope;	/* per files id: -1 unknown, 0 out, 1 in */
 	size_t cap_file_scope;
 };

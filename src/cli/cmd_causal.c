@@ -397,7 +397,7 @@ static size_t snapshot(const char *dir, struct seen **out)
 	DIR *d = opendir(dir);
 
 	while (d && (de = readdir(d))) {
-		if (!wc_is_profile_name(de->d_name) || strlen(de->d_name) >= sizeof(s->name))
+		if (!rc_is_profile_name(de->d_name) || strlen(de->d_name) >= sizeof(s->name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) || !(a = realloc(s, (n + 1) * sizeof(*s))))
@@ -430,7 +430,7 @@ static int unchanged(const struct seen *s, size_t n, const char *name, const str
  * snapshot) into p; *older counts the others. Unreadable ones are reported.
  */
 static size_t read_new_profiles(const char *dir, const struct seen *before, size_t nbefore,
-				struct wc_profile *p, size_t *older)
+				struct rc_profile *p, size_t *older)
 {
 	char path[PATH_MAX + 300], err[1024], *text;
 	struct dirent *de;
@@ -441,7 +441,7 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 
 	*older = 0;
 	while (d && (de = readdir(d))) {
-		if (!wc_is_profile_name(de->d_name))
+		if (!rc_is_profile_name(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st))
@@ -459,7 +459,7 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 			len = text ? fread(text, 1, (size_t)st.st_size + 1, f) : 0;
 			fclose(f);
 		}
-		if (!text || wc_read_text(p, text, len, path, err, sizeof(err)))
+		if (!text || rc_read_text(p, text, len, path, err, sizeof(err)))
 			fprintf(stderr, WHO ": warning: %s\n",
 				text ? err : "cannot read a profile this run wrote");
 		free(text);
@@ -472,8 +472,8 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 static void summary(const struct causal_opts *o, const char *argv0, const char *outdir,
 		    const struct seen *before, size_t nbefore)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
+	struct rc_profile p;
+	struct rc_analysis a;
 	size_t n, older;
 
 	memset(&p, 0, sizeof(p));
@@ -482,10 +482,10 @@ static void summary(const struct causal_opts *o, const char *argv0, const char *
 		fprintf(stderr, WHO ": %s ended without writing a causal profile to %s (it may have "
 				"been killed before witch could write, or used exec without exit)\n",
 			argv0, o->outdir);
-	} else if (wc_analyze(&p, &a) == 0) {
-		if (a.status == WC_NO_PROGRESS && !o->end_to_end)
-			fprintf(stderr, WHO ": %s\n", wc_guidance);
-		else if (a.status == WC_NO_EXPERIMENTS && !o->quiet)
+	} else if (rc_analyze(&p, &a) == 0) {
+		if (a.status == RC_NO_PROGRESS && !o->end_to_end)
+			fprintf(stderr, WHO ": %s\n", rc_guidance);
+		else if (a.status == RC_NO_EXPERIMENTS && !o->quiet)
 			fprintf(stderr, WHO ": no experiment finished: %s ended too soon; run it on a "
 					"longer input, or repeat the run (runs into %s accumulate)\n",
 				argv0, o->outdir);
@@ -494,9 +494,9 @@ static void summary(const struct causal_opts *o, const char *argv0, const char *
 					"report %s\n",
 				a.nexps, a.nexps == 1 ? "" : "s",
 				older ? " (merged with earlier runs' profiles there)" : "", o->outdir);
-		wc_analysis_free(&a);
+		rc_analysis_free(&a);
 	}
-	wc_profile_free(&p);
+	rc_profile_free(&p);
 }
 
 int cmd_causal(int argc, char **argv)

@@ -151,7 +151,7 @@ static int load_dir(struct wr_report *r, struct wr_map *seen, const char *dir,
 			 "killed while writing; re-run it", shown, ntmp,
 			 ntmp == 1 ? "" : "s");
 		ret = -1;
-	} else if (n == 0 && wc_path_is_causal(dir)) {
+	} else if (n == 0 && rc_path_is_causal(dir)) {
 		snprintf(err, errlen, "%s holds witch causal profiles, not witch record or "
 			 "witch spy ones; show them with `witch report %s`", shown, shown);
 		ret = -1;
