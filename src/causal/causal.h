@@ -108,7 +108,6 @@ int wc_lines_unresolved(void);
 int wc_line_of(uintptr_t pc);
 /* Line of the first in-scope return address in a copy of the stack. */
 int wc_line_from_stack(const uint64_t *words, size_t n);
-int wc_line_find(const char *loc);
 struct wc_bp {
 	uintptr_t addr;		/* run time */
 	char name[WC_NAME_MAX];

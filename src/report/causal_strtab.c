@@ -87,13 +87,6 @@ uint32_t rc_intern(struct rc_strtab *t, const char *s)
 	return rc_intern_n(t, s, strlen(s));
 }
 
-uint32_t rc_strtab_find(const struct rc_strtab *t, const char *s)
-{
-	size_t slot;
-
-	return lookup(t, s, strlen(s), &slot);
-}
-
 void rc_strtab_free(struct rc_strtab *t)
 {
 	size_t i;

@@ -20,9 +20,6 @@ struct rc_strtab {
 uint32_t rc_intern_n(struct rc_strtab *t, const char *s, size_t n);
 uint32_t rc_intern(struct rc_strtab *t, const char *s);
 
-/* The id of s, or UINT32_MAX when it was never interned. */
-uint32_t rc_strtab_find(const struct rc_strtab *t, const char *s);
-
 void rc_strtab_free(struct rc_strtab *t);
 
 #endif
