@@ -5,9 +5,10 @@
  * instruction boundary; the next access of the wanted kind that the thread
  * executes is the sample (probe.c finds it).
  *
- * Two timers, chosen by rate (DESIGN.md's costs on this VM): a POSIX
- * CPU-time timer signal costs ~5 us but fires at most once per kernel tick
- * (250/s here); a perf task-clock sample costs ~46 us but has no such limit.
+ * Two timers, chosen by rate: a POSIX CPU-time timer's signal is the
+ * cheaper (about 5 us a sample on a VM, against about 46 us for a perf
+ * task-clock sample) but it fires at most once per kernel tick (250 a
+ * second with HZ=250), where the task clock has no such limit.
  * With --source=pmu the CPU samples accesses itself (pmu.c).
  */
 #include <string.h>
