@@ -111,7 +111,8 @@ static void put_command(struct core_fmt *f)
  * an exec) already wrote one; written as .causal.PID[.N].tmp. */
 int wc_profile_open(void)
 {
-	struct core_outname name = { wc_cfg.outdir, "causal", '.', (uint64_t)getpid(), "" };
+	struct core_outname name = { wc_cfg.outdir, CAUSAL_PROFILE_STEM, '.', (uint64_t)getpid(),
+				     "" };
 	struct core_outname tmp_name = name;
 	struct core_fmt f;
 	unsigned n;
@@ -123,8 +124,8 @@ int wc_profile_open(void)
 	lock = 0;
 	size_before_exec = -1;
 	n = core_outname_free(&name, path, sizeof(path), core_outfile_exists);
-	tmp_name.stem = ".causal";
-	tmp_name.suffix = ".tmp";
+	tmp_name.stem = "." CAUSAL_PROFILE_STEM;
+	tmp_name.suffix = PROFILE_TMP_SUFFIX;
 	core_outname_put(&tmp_name, n, tmp, sizeof(tmp));
 	fd = core_outfile_create(tmp);
 	if (fd < 0)

@@ -31,7 +31,6 @@
 
 #define WHO "witch causal"
 #define LIB "libwitchcausal.so"
-#define LINES_FILE ".causal-lines"
 
 static const char usage_text[] =
 	"usage: witch causal [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -313,7 +312,7 @@ static int write_lines(const struct causal_lines *t, const char *outdir, char *p
 	FILE *f;
 	int bad;
 
-	snprintf(path, cap, "%s/" LINES_FILE, outdir);
+	snprintf(path, cap, "%s/" CAUSAL_LINES_FILE, outdir);
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f)

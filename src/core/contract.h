@@ -1,13 +1,29 @@
 /*
  * contract.h - what the CLI tells the preloaded runtimes, and what both
  * hold each other to: the environment variables `witch record` sets for
- * libwitch.so and `witch causal` for libwitchcausal.so, and the tuning
+ * libwitch.so and `witch causal` for libwitchcausal.so, the tuning
  * defaults and limits that the CLI, the runtimes and the profile reader
- * all check against. Only the CLI sets these variables (and it checks
- * their values), so a runtime takes its default for one it cannot read.
+ * all check against, and the names of the files the runtimes (and witch
+ * spy) leave for the CLI and the reports to find. Only the CLI sets these
+ * variables (and it checks their values), so a runtime takes its default
+ * for one it cannot read.
  */
 #ifndef WITCH_CORE_CONTRACT_H
 #define WITCH_CORE_CONTRACT_H
+
+/* --- the files in the output directory ------------------------------------ */
+
+/* witch record's and witch spy's profiles: PROGRAM-PID.witch, then
+ * PROGRAM-PID-N.witch for the Nth image an exec put in that process;
+ * each written as NAME.tmp and renamed when complete. */
+#define PROFILE_SUFFIX ".witch"
+#define PROFILE_TMP_SUFFIX ".tmp"
+/* witch causal's: causal.PID, then causal.PID.N; written as
+ * .causal.PID[.N].tmp. */
+#define CAUSAL_PROFILE_STEM "causal"
+/* The line table witch causal hands its runtime, kept beside the
+ * profiles for the report's function names (docs/causal.md). */
+#define CAUSAL_LINES_FILE ".causal-lines"
 
 /* --- both runtimes ------------------------------------------------------ */
 

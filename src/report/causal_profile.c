@@ -20,6 +20,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/contract.h"
+
+#define CAUSAL_PREFIX CAUSAL_PROFILE_STEM "."	/* causal.PID */
+
 #define MAX_FIELDS 32
 
 struct field {
@@ -472,10 +476,10 @@ void rc_read_functions(struct rc_profile *p, const char *text, size_t len)
 
 int rc_is_profile_name(const char *name)
 {
-	size_t i = 7;
+	size_t i = strlen(CAUSAL_PREFIX);
 
 	/* causal.PID, and causal.PID.N for the images an exec replaced it with. */
-	if (strncmp(name, "causal.", 7))
+	if (strncmp(name, CAUSAL_PREFIX, i))
 		return 0;
 	for (;;) {
 		if (!isdigit((unsigned char)name[i]))
@@ -496,7 +500,9 @@ static int is_tmp_name(const char *name)
 
 	if (name[0] == '.')
 		name++, n--;
-	return !strncmp(name, "causal.", 7) && n > 11 && !strcmp(name + n - 4, ".tmp");
+	return !strncmp(name, CAUSAL_PREFIX, strlen(CAUSAL_PREFIX)) &&
+	       n > strlen(CAUSAL_PREFIX) + strlen(PROFILE_TMP_SUFFIX) &&
+	       !strcmp(name + n - strlen(PROFILE_TMP_SUFFIX), PROFILE_TMP_SUFFIX);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -521,7 +527,7 @@ static int dir_has(const char *path, int (*match)(const char *))
 
 static int witch_name(const char *name)
 {
-	return ends_with(name, ".witch");
+	return ends_with(name, PROFILE_SUFFIX);
 }
 
 static int causal_or_tmp(const char *name)
@@ -562,7 +568,7 @@ static void load_functions(struct rc_profile *p, const char *dir)
 	char path[PATH_MAX + 32], err[64], *text;
 	size_t len;
 
-	snprintf(path, sizeof(path), "%s/.causal-lines", dir);
+	snprintf(path, sizeof(path), "%s/" CAUSAL_LINES_FILE, dir);
 	if (read_whole(path, &text, &len, err, sizeof(err)))
 		return;
 	rc_read_functions(p, text, len);

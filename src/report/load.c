@@ -8,6 +8,7 @@
 #include "report/causal_profile.h"
 #include "report/report.h"
 #include "profile/reader.h"
+#include "core/contract.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,8 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define SUFFIX		".witch"
-#define TMP_SUFFIX	".witch.tmp"
+#define SUFFIX		PROFILE_SUFFIX
+#define TMP_SUFFIX	PROFILE_SUFFIX PROFILE_TMP_SUFFIX
 
 static int ends_with(const char *s, const char *suffix)
 {

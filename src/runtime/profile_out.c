@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/contract.h"
 #include "core/outfile.h"
 #include "core/outname.h"
 #include "core/profile.h"
@@ -202,7 +203,7 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 	extern char *program_invocation_short_name;
 	static char path[4200], tmp[4210];
 	struct core_outname name = { wt_cfg.outdir, program_invocation_short_name, '-',
-				     (uint64_t)getpid(), ".witch" };
+				     (uint64_t)getpid(), PROFILE_SUFFIX };
 	struct wt_thread *t;
 	int nmods, saved = errno, rc, fd;
 
@@ -210,7 +211,7 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 	number_modules(nmods);
 	core_outname_free(&name, path, sizeof(path), core_outfile_exists);
 	memcpy(tmp, path, strlen(path));
-	memcpy(tmp + strlen(path), ".tmp", 5);
+	memcpy(tmp + strlen(path), PROFILE_TMP_SUFFIX, sizeof(PROFILE_TMP_SUFFIX));
 	fd = core_outfile_create(tmp);
 	if (fd < 0) {
 		errno = saved;

@@ -17,6 +17,7 @@
 #include "spy.h"
 
 #include "core/buildid.h"
+#include "core/contract.h"
 #include "core/outname.h"
 #include "core/profile.h"
 
@@ -272,7 +273,8 @@ static void profile_path(HChar *path, SizeT cap)
 {
 	const HChar *exe = VG_(args_the_exename) ? VG_(args_the_exename) : "program";
 	const HChar *base = VG_(strrchr)(exe, '/') ? VG_(strrchr)(exe, '/') + 1 : exe;
-	struct core_outname name = { spy_cfg.outdir, base, '-', (ULong)VG_(getpid)(), ".witch" };
+	struct core_outname name = { spy_cfg.outdir, base, '-', (ULong)VG_(getpid)(),
+				     PROFILE_SUFFIX };
 
 	core_outname_free(&name, path, cap, exists);
 }
@@ -302,7 +304,7 @@ const HChar *spy_profile_write(Bool complete)
 		collect(&lists[k], k + 1);
 
 	profile_path(path, sizeof(path));
-	VG_(snprintf)(tmp, sizeof(tmp), "%s.tmp", path);
+	VG_(snprintf)(tmp, sizeof(tmp), "%s" PROFILE_TMP_SUFFIX, path);
 	r = VG_(open)(tmp, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0644);
 	if (sr_isError(r)) {
 		path[0] = 0;
