@@ -49,21 +49,6 @@ void wt_count_unsampled_thread(void)
 	__atomic_add_fetch(&unsampled_threads, 1, __ATOMIC_RELAXED);
 }
 
-static void kv(const char *key, const char *value)
-{
-	core_profile_kv(&out, key, value);
-}
-
-static void kv_u64(const char *key, uint64_t value)
-{
-	core_profile_kv_u64(&out, key, value);
-}
-
-static void stat_line(const char *name, uint64_t value)
-{
-	core_profile_stat(&out, name, value);
-}
-
 static void write_args(void)
 {
 	size_t off = 0;
@@ -128,48 +113,48 @@ static void write_stats(void)
 		truncated += t->cct.frames_truncated;
 		pairs_dropped += t->cct.pairs_dropped;
 	}
-	stat_line("samples", sum.samples);
-	stat_line("samples_no_access", sum.samples_no_access);
-	stat_line("samples_out_of_reach", sum.samples_out_of_reach);
-	stat_line("samples_skipped_implicit", sum.samples_skipped_implicit);
-	stat_line("samples_reservoir_dropped", sum.samples_reservoir_dropped);
-	stat_line("samples_unwind_failed", sum.samples_unwind_failed);
-	stat_line("watchpoints_armed", sum.watchpoints_armed);
-	stat_line("probe_traps", sum.probe_traps);
-	stat_line("probes_missed", sum.probes_missed);
-	stat_line("traps", sum.traps);
-	stat_line("self_traps", sum.self_traps);
-	stat_line("traps_unresolved", sum.traps_unresolved);
-	stat_line("traps_lost", sum.traps_lost);
-	stat_line("stores_ignored", sum.stores_ignored);
-	stat_line("handler_ns", sum.handler_ns);
+	core_profile_stat(&out, "samples", sum.samples);
+	core_profile_stat(&out, "samples_no_access", sum.samples_no_access);
+	core_profile_stat(&out, "samples_out_of_reach", sum.samples_out_of_reach);
+	core_profile_stat(&out, "samples_skipped_implicit", sum.samples_skipped_implicit);
+	core_profile_stat(&out, "samples_reservoir_dropped", sum.samples_reservoir_dropped);
+	core_profile_stat(&out, "samples_unwind_failed", sum.samples_unwind_failed);
+	core_profile_stat(&out, "watchpoints_armed", sum.watchpoints_armed);
+	core_profile_stat(&out, "probe_traps", sum.probe_traps);
+	core_profile_stat(&out, "probes_missed", sum.probes_missed);
+	core_profile_stat(&out, "traps", sum.traps);
+	core_profile_stat(&out, "self_traps", sum.self_traps);
+	core_profile_stat(&out, "traps_unresolved", sum.traps_unresolved);
+	core_profile_stat(&out, "traps_lost", sum.traps_lost);
+	core_profile_stat(&out, "stores_ignored", sum.stores_ignored);
+	core_profile_stat(&out, "handler_ns", sum.handler_ns);
 	{
 		struct rusage ru;
 
 		/* The process's own peak, for overhead figures without the CLI. */
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
-			stat_line("peak_rss_kb", (uint64_t)ru.ru_maxrss);
+			core_profile_stat(&out, "peak_rss_kb", (uint64_t)ru.ru_maxrss);
 	}
-	stat_line("arm_failed", sum.arm_failed);
-	stat_line("watches_released", sum.watches_released);
-	stat_line("syscall_buffer_hits", sum.syscall_buffer_hits);
-	stat_line("traps_witch", sum.traps_witch);
+	core_profile_stat(&out, "arm_failed", sum.arm_failed);
+	core_profile_stat(&out, "watches_released", sum.watches_released);
+	core_profile_stat(&out, "syscall_buffer_hits", sum.syscall_buffer_hits);
+	core_profile_stat(&out, "traps_witch", sum.traps_witch);
 	if (wt_cfg.pmu) {
-		stat_line("pmu_samples_other", sum.pmu_samples_other);
-		stat_line("pmu_samples_lost", sum.pmu_samples_lost);
+		core_profile_stat(&out, "pmu_samples_other", sum.pmu_samples_other);
+		core_profile_stat(&out, "pmu_samples_lost", sum.pmu_samples_lost);
 	}
 	if (wt_pages_mode) {
-		stat_line("false_faults", sum.false_faults);
-		stat_line("watches_ended", sum.watches_ended);
-		stat_line("steps", sum.steps);
-		stat_line("samples_in_witch_time", sum.samples_in_witch_time);
-		stat_line("syscalls_stepped", sum.syscalls_stepped);
+		core_profile_stat(&out, "false_faults", sum.false_faults);
+		core_profile_stat(&out, "watches_ended", sum.watches_ended);
+		core_profile_stat(&out, "steps", sum.steps);
+		core_profile_stat(&out, "samples_in_witch_time", sum.samples_in_witch_time);
+		core_profile_stat(&out, "syscalls_stepped", sum.syscalls_stepped);
 	}
-	stat_line("threads", threads);
-	stat_line("threads_unsampled", (uint64_t)unsampled_threads);
-	stat_line("nodes_dropped", dropped);
-	stat_line("frames_truncated", truncated);
-	stat_line("pairs_dropped", pairs_dropped);
+	core_profile_stat(&out, "threads", threads);
+	core_profile_stat(&out, "threads_unsampled", (uint64_t)unsampled_threads);
+	core_profile_stat(&out, "nodes_dropped", dropped);
+	core_profile_stat(&out, "frames_truncated", truncated);
+	core_profile_stat(&out, "pairs_dropped", pairs_dropped);
 }
 
 static void write_thread(const struct wt_thread *t, int nmods)
@@ -219,24 +204,27 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 	}
 	core_fmt_init(&out.out, out_buf, sizeof(out_buf), core_outfile_sink, &fd);
 	out.lines = 0;
-	kv("WITCH-PROFILE", "1");
-	kv("tool", craft_name());
+	core_profile_kv(&out, "WITCH-PROFILE", "1");
+	core_profile_kv(&out, "tool", craft_name());
 	if (wt_cfg.pmu) {
-		kv("source", "pmu");
-		kv_u64("rate_hz", 0);
-		kv_u64("period", wt_cfg.pmu_attr.sample_period);	/* events per sample */
+		core_profile_kv(&out, "source", "pmu");
+		core_profile_kv_u64(&out, "rate_hz", 0);
+		/* events per sample */
+		core_profile_kv_u64(&out, "period", wt_cfg.pmu_attr.sample_period);
 	} else {
-		kv("source", "timer");
-		kv_u64("rate_hz", wt_cfg.period_ns > 0 ? 0 : (uint64_t)wt_cfg.rate_hz);
-		kv_u64("period", (uint64_t)(wt_cfg.period_ns > 0 ? wt_cfg.period_ns : 0));
-		kv_u64("spread", (uint64_t)wt_cfg.spread);
-		kv_u64("reach", (uint64_t)wt_cfg.reach);
+		uint64_t period = wt_cfg.period_ns > 0 ? (uint64_t)wt_cfg.period_ns : 0;
+
+		core_profile_kv(&out, "source", "timer");
+		core_profile_kv_u64(&out, "rate_hz", period ? 0 : (uint64_t)wt_cfg.rate_hz);
+		core_profile_kv_u64(&out, "period", period);
+		core_profile_kv_u64(&out, "spread", (uint64_t)wt_cfg.spread);
+		core_profile_kv_u64(&out, "reach", (uint64_t)wt_cfg.reach);
 	}
-	kv_u64("registers", (uint64_t)wt_cfg.registers);
-	kv_u64("pid", (uint64_t)getpid());
-	kv_u64("start_ns", start_ns);
-	kv_u64("end_ns", core_clock_ns(CLOCK_REALTIME));
-	kv("status", complete ? "complete" : "incomplete");
+	core_profile_kv_u64(&out, "registers", (uint64_t)wt_cfg.registers);
+	core_profile_kv_u64(&out, "pid", (uint64_t)getpid());
+	core_profile_kv_u64(&out, "start_ns", start_ns);
+	core_profile_kv_u64(&out, "end_ns", core_clock_ns(CLOCK_REALTIME));
+	core_profile_kv(&out, "status", complete ? "complete" : "incomplete");
 	write_args();
 	write_modules(nmods);
 	write_stats();

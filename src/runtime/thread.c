@@ -394,8 +394,10 @@ static int read_config(void)
 	wt_pages_mode = core_env_is(ENV_WATCH, "pages");
 	wt_cfg.rate_hz = core_env_long(ENV_RATE, RECORD_DEFAULT_RATE, 1, LONG_MAX);
 	wt_cfg.period_ns = core_env_long(ENV_PERIOD, 0, 0, LONG_MAX);
-	wt_cfg.registers = (int)core_env_long(ENV_REGISTERS, RECORD_MAX_REGISTERS, 1, WT_MAX_SLOTS);
-	wt_cfg.spread = (int)core_env_long(ENV_SPREAD, RECORD_DEFAULT_SPREAD, 1, RECORD_MAX_SPREAD);
+	wt_cfg.registers = (int)core_env_long(ENV_REGISTERS, RECORD_MAX_REGISTERS, 1,
+					      WT_MAX_SLOTS);
+	wt_cfg.spread = (int)core_env_long(ENV_SPREAD, RECORD_DEFAULT_SPREAD, 1,
+					   RECORD_MAX_SPREAD);
 	wt_cfg.reach = (int)core_env_long(ENV_REACH,
 					  RECORD_DEFAULT_REACH_FOR(wt_cfg.craft == WT_CRAFT_LOAD), 0,
 					  RECORD_MAX_REACH);

@@ -56,21 +56,6 @@ static int write_sink(void *ctx, const char *p, size_t n)
 	return 0;
 }
 
-static void kv(const HChar *k, const HChar *v)
-{
-	core_profile_kv(&o, k, v);
-}
-
-static void kv_u64(const HChar *k, ULong v)
-{
-	core_profile_kv_u64(&o, k, v);
-}
-
-static void stat_line(const HChar *name, ULong v)
-{
-	core_profile_stat(&o, name, v);
-}
-
 /* Exact byte counts, in the format's three-decimal notation. */
 static ULong bytes_metric(ULong v)
 {
@@ -206,8 +191,11 @@ static void write_args(void)
 	Word i, n = VG_(sizeXA)(VG_(args_for_client));
 
 	core_profile_arg(&o, 0, VG_(args_the_exename) ? VG_(args_the_exename) : "");
-	for (i = 0; i < n; i++)
-		core_profile_arg(&o, (ULong)i + 1, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
+	for (i = 0; i < n; i++) {
+		const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_client), i);
+
+		core_profile_arg(&o, (ULong)i + 1, arg);
+	}
 }
 
 static void write_modules(struct tlist *lists, UInt nt)
@@ -235,19 +223,19 @@ static void write_modules(struct tlist *lists, UInt nt)
 
 static void write_stats(UInt nthreads)
 {
-	stat_line("samples", 0);
-	stat_line("bytes_accessed", spy_st.bytes_accessed);
-	stat_line("threads", nthreads);
-	stat_line("nodes_dropped", spy_nodes_dropped);
-	stat_line("pairs_dropped", 0);
-	stat_line("kernel_bytes_read", spy_st.kernel_bytes_read);
-	stat_line("kernel_bytes_written", spy_st.kernel_bytes_written);
-	stat_line("heap_blocks_cleared", spy_st.frees);
-	stat_line("superblocks", spy_st.superblocks);
-	stat_line("shadow_chunks", sh_chunks_in_use());
-	stat_line("cct_nodes", spy_nnodes);
+	core_profile_stat(&o, "samples", 0);
+	core_profile_stat(&o, "bytes_accessed", spy_st.bytes_accessed);
+	core_profile_stat(&o, "threads", nthreads);
+	core_profile_stat(&o, "nodes_dropped", spy_nodes_dropped);
+	core_profile_stat(&o, "pairs_dropped", 0);
+	core_profile_stat(&o, "kernel_bytes_read", spy_st.kernel_bytes_read);
+	core_profile_stat(&o, "kernel_bytes_written", spy_st.kernel_bytes_written);
+	core_profile_stat(&o, "heap_blocks_cleared", spy_st.frees);
+	core_profile_stat(&o, "superblocks", spy_st.superblocks);
+	core_profile_stat(&o, "shadow_chunks", sh_chunks_in_use());
+	core_profile_stat(&o, "cct_nodes", spy_nnodes);
 	if (spy_cfg.tool == SPY_LOAD)
-		stat_line("handles_overflowed", spy_st.handles_overflowed);
+		core_profile_stat(&o, "handles_overflowed", spy_st.handles_overflowed);
 	if (spy_cfg.tool != SPY_DEAD) {
 		ULong approx = 0;
 		SpyThread *t;
@@ -256,7 +244,7 @@ static void write_stats(UInt nthreads)
 		for (t = spy_threads; t; t = t->next)
 			for (i = 0; i < t->pairs.n; i++)
 				approx += t->pairs.v[i].approx;
-		stat_line("approx_bytes", approx);
+		core_profile_stat(&o, "approx_bytes", approx);
 	}
 }
 
@@ -313,16 +301,16 @@ const HChar *spy_profile_write(Bool complete)
 	fd = (Int)sr_Res(r);
 	core_fmt_init(&o.out, o_buf, sizeof(o_buf), write_sink, &fd);
 	o.lines = 0;
-	kv("WITCH-PROFILE", "1");
-	kv("tool", tool_name());
-	kv("source", "exhaustive");
-	kv_u64("rate_hz", 0);
-	kv_u64("period", 0);
-	kv_u64("registers", 0);
-	kv_u64("pid", (ULong)VG_(getpid)());
-	kv_u64("start_ns", start_ns);
-	kv_u64("end_ns", now_ns());
-	kv("status", complete ? "complete" : "incomplete");
+	core_profile_kv(&o, "WITCH-PROFILE", "1");
+	core_profile_kv(&o, "tool", tool_name());
+	core_profile_kv(&o, "source", "exhaustive");
+	core_profile_kv_u64(&o, "rate_hz", 0);
+	core_profile_kv_u64(&o, "period", 0);
+	core_profile_kv_u64(&o, "registers", 0);
+	core_profile_kv_u64(&o, "pid", (ULong)VG_(getpid)());
+	core_profile_kv_u64(&o, "start_ns", start_ns);
+	core_profile_kv_u64(&o, "end_ns", now_ns());
+	core_profile_kv(&o, "status", complete ? "complete" : "incomplete");
 	write_args();
 	write_modules(lists, nt);
 	write_stats(nt);
