@@ -13,8 +13,9 @@
  * code inside a function's DWARF ranges is charged (hand-written assembly
  * without DW_TAG_subprogram is not sped up).
  */
-#include "report/grow.h"
 #include "cli/causal_lines.h"
+#include "report/debuginfo.h"
+#include "report/grow.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -24,15 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
 
 struct piece {
 	uint64_t start, end;
@@ -367,7 +359,7 @@ int causal_lines_add_module(struct causal_lines *t, const char *path, char *err,
 	m = &t->mods[t->nmods++];
 	memset(m, 0, sizeof(*m));
 	m->path = strdup(real);
-	dwfl = dwfl_begin(&callbacks);
+	dwfl = wr_dwfl_offline();
 	if (!m->path || !dwfl) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
