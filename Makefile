@@ -8,12 +8,12 @@ WFLAGS = -std=gnu11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE
 INCS = -Iinclude -Isrc
 
 B = build
-# src/core: what the preloaded runtimes share, the CLI's perf checks and
-# the contract between them; the CLI links it with the report library.
-# Its interposers (sigaction, exec*, _exit, pthread_create) go whole into each preloaded
-# library, never into the archive: from there they would take libc's
-# place in any program that links it, and a wrapper no object refers to
-# would be left out without a word.
+# src/core: what the preloaded runtimes share, the perf helpers the CLI
+# checks the machine with, and the contract between them; the CLI links
+# it with the report library. Its interposers (sigaction, exec*, _exit,
+# pthread_create) go whole into each preloaded library, never into the
+# archive: from there they would take libc's place in any program that
+# links it, and a wrapper no object refers to would be left out silently.
 CORE_PRELOAD_SRC = src/core/interpose.c src/core/thread.c
 CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
 # Its parts without libc, which witchspy links too (src/spy/spy.mk).
