@@ -39,7 +39,7 @@ void core_fmt_bytes(struct core_fmt *f, const char *s, size_t n)
 	}
 }
 
-size_t core_strlen(const char *s)
+static size_t length(const char *s)
 {
 	size_t n = 0;
 
@@ -50,7 +50,7 @@ size_t core_strlen(const char *s)
 
 void core_fmt_str(struct core_fmt *f, const char *s)
 {
-	core_fmt_bytes(f, s, core_strlen(s));
+	core_fmt_bytes(f, s, length(s));
 }
 
 static void put_base(struct core_fmt *f, uint64_t v, unsigned base)

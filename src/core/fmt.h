@@ -41,6 +41,4 @@ int core_fmt_flush(struct core_fmt *f);
  * is taken (a profile's metrics are never near it). */
 uint64_t core_milli(double v);
 
-size_t core_strlen(const char *s);
-
 #endif

@@ -368,7 +368,8 @@ static int read_pmu_source(void)
 
 	if (wt_pages_mode ||
 	    core_perf_memory_attr(&wt_cfg.pmu_attr, core_cpu_vendor(), NULL, wt_craft_wants_store(),
-				(uint64_t)core_env_long(ENV_PERIOD, 0, 0, LONG_MAX), why, sizeof(why)) < 0)
+				  (uint64_t)core_env_long(ENV_PERIOD, 0, 0, LONG_MAX), why,
+				  sizeof(why)) < 0)
 		return -1;
 	wt_cfg.pmu = 1;
 	wt_cfg.spread = 1;	/* the CPU picks the access itself: no draw */
