@@ -8,13 +8,27 @@ WFLAGS = -std=gnu11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE
 INCS = -Iinclude -Isrc
 
 B = build
-RT_SRC = $(wildcard src/runtime/*.c) src/profile/writer.c src/profile/escape.c
-REPORT_SRC = $(filter-out src/profile/writer.c,$(wildcard src/profile/*.c)) $(wildcard src/report/*.c)
-CLI_SRC = $(wildcard src/cli/*.c) src/runtime/perf.c src/causal/uprobe.c
+# src/core: what the preloaded runtimes share, the perf helpers the CLI
+# checks the machine with, and the contract between them; the CLI links
+# it with the report library. Its interposers (sigaction, exec*, _exit,
+# pthread_create) go whole into each preloaded library, never into the
+# archive: from there they would take libc's place in any program that
+# links it, and a wrapper no object refers to would be left out silently.
+CORE_PRELOAD_SRC = src/core/interpose.c src/core/thread.c
+CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
+# Its parts without libc, which witchspy links too (src/spy/spy.mk).
+CORE_FREE_SRC = src/core/buildid.c src/core/escape.c src/core/fmt.c src/core/outname.c \
+	src/core/profile.c
+RT_SRC = $(wildcard src/runtime/*.c)
+REPORT_SRC = $(wildcard src/profile/*.c) $(wildcard src/report/*.c)
+CLI_SRC = $(wildcard src/cli/*.c)
 
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/pic/%.o)
+CORE_PRELOAD_OBJ = $(CORE_PRELOAD_SRC:%.c=$(B)/pic/%.o)
 RT_OBJ = $(RT_SRC:%.c=$(B)/pic/%.o)
 REPORT_OBJ = $(REPORT_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
+CORE_LIB = $(B)/libwitchcore.a
 
 RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
 REPORT_LIBS = -ldw -lelf -lm
@@ -28,35 +42,45 @@ all: $(B)/bin/witch $(B)/lib/witch/libwitch.so spy causal
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -MMD -MP -c $< -o $@
 
-$(B)/lib/witch/libwitch.so: $(RT_OBJ)
+$(B)/lib/witch/libwitch.so: $(RT_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(RT_OBJ) $(RT_LIBS) -Wl,-z,nodelete -Wl,--no-undefined -Wl,-z,now
+	$(CC) -shared -o $@ $(RT_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB) $(RT_LIBS) -Wl,-z,nodelete \
+		-Wl,--no-undefined -Wl,-z,now
+
+$(CORE_LIB): $(CORE_OBJ)
+	rm -f $@; ar rcs $@ $^
 
 # Without heap.c's free and sysbuf.c's read and write: linked into a unit
-# test they would be the test's own.
-$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/sysbuf.o,$(RT_OBJ))
+# test they would be the test's own. The core's interposers are in, as
+# they are in libwitch.so.
+$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/sysbuf.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 $(B)/libwitchreport.a: $(REPORT_OBJ)
 	rm -f $@; ar rcs $@ $^
 
-$(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a
+$(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(REPORT_LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB) $(REPORT_LIBS)
 
-# Unit tests link against both halves; each is one TAP-printing program.
-$(B)/tests/%: tests/unit/%.c $(B)/libwitchrt.a $(B)/libwitchreport.a tests/unit/tap.h
+# Unit tests link against all three, and the objects a test names below;
+# each is one TAP-printing program.
+TEST_LIBS = $(B)/libwitchrt.a $(B)/libwitchreport.a $(CORE_LIB)
+$(B)/tests/%: tests/unit/%.c $(TEST_LIBS) tests/unit/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< $(B)/libwitchrt.a $(B)/libwitchreport.a $(RT_LIBS) $(REPORT_LIBS)
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -o $@ $< $(filter %.o,$^) \
+		-Wl,--start-group $(TEST_LIBS) -Wl,--end-group $(RT_LIBS) $(REPORT_LIBS)
 
 # test_unblocked compiles src/causal/unblocked.c into itself (a time of its own).
 $(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h
+# test_causal_lines tests the CLI's line table for witch causal.
+$(B)/tests/test_causal_lines: $(B)/obj/src/cli/causal_lines.o
 
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
@@ -81,14 +105,14 @@ sanitize:
 	$(MAKE) B=$(B)/asan CFLAGS="-O1 -g $(SAN)" unit
 
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
-FUZZ_SRC = src/profile/reader.c src/profile/escape.c src/report/merge.c src/report/metrics.c src/report/grow.c \
+FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ -lm
 # ... and on the causal profile reader, analysis and renderers (53-causal-fuzz.t).
-$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC)
+$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ $(REPORT_LIBS)

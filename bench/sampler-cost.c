@@ -17,8 +17,8 @@
  *     every sample and the handler empties the buffer (what the runtime
  *     does);
  *   - "cpu timer": no signal from perf; a CPU-time POSIX timer signals
- *     every 10 periods and the handler empties the buffer (tried and
- *     reverted; src/causal/sampler.c says why).
+ *     every 10 periods and the handler empties the buffer (cheaper, but
+ *     src/causal/sampler.c says why the runtime does not).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

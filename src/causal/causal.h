@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/contract.h"
+#include "core/fmt.h"
+
 #define WC_EXPORT __attribute__((visibility("default")))
 
 #define WC_MAX_COUNTERS 256
@@ -29,7 +32,6 @@
 #define WC_WAKEUP 10		/* samples per poll wakeup (signals come every sample) */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */
 #define WC_RING_PAGES 8	/* data pages of each thread's ring buffer */
-#define WC_DELAY_BUDGET 5	/* default % of the run's time the pauses may take */
 
 /* --- configuration (thread.c) ------------------------------------------ */
 struct wc_config {
@@ -39,7 +41,7 @@ struct wc_config {
 	int progress_uprobes;	/* WITCH_CAUSAL_PROGRESS_COUNTER=uprobe */
 	int fixed_line;		/* -1: chosen by samples */
 	int fixed_speedup;	/* -1: random */
-	int speedups[21];	/* WITCH_CAUSAL_SPEEDUPS (--speedups): draw from these */
+	int speedups[CAUSAL_MAX_SPEEDUPS];	/* --speedups: draw from these */
 	int nspeedups;
 	int speedups_have_zero;	/* else a third are 0 % baselines, as by default */
 	uint64_t period_ns;
@@ -89,9 +91,6 @@ struct wc_thread *wc_threads(void);
 /* Pending state for a thread being created: the creator's local count. */
 void wc_thread_begin(uint64_t inherited_local);
 void wc_thread_end(void);
-/* libc's pthread_create: threads witch does not sample (the profiler). */
-int wc_real_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
-			   void *arg);
 
 /* --- line table (lines.c) ----------------------------------------------- */
 struct wc_line {
@@ -109,7 +108,6 @@ int wc_lines_unresolved(void);
 int wc_line_of(uintptr_t pc);
 /* Line of the first in-scope return address in a copy of the stack. */
 int wc_line_from_stack(const uint64_t *words, size_t n);
-int wc_line_find(const char *loc);
 struct wc_bp {
 	uintptr_t addr;		/* run time */
 	char name[WC_NAME_MAX];
@@ -188,22 +186,23 @@ void wc_profiler_stop(void);
 int wc_profile_open(void);
 void wc_profile_progress(const char *name, const char *kind);
 /* One record (may be several lines), written with one write(2). */
-void wc_profile_record(const char *text, size_t len);
+void wc_profile_record(const struct core_fmt *rec);
 /* `samples`, `runtime` and `end` lines; rename to the final name. */
 void wc_profile_finish(int complete, int status);
 /* Around exec: finish, and undo if the exec failed. */
 void wc_profile_before_exec(void);
 void wc_profile_exec_failed(void);
 
-/* A tiny formatter into a fixed buffer (async-signal-safe). */
-struct wc_buf {
-	size_t len;
-	char b[16384];
+/* A record, formatted by the core (core/fmt.h) into its own buffer:
+ * what does not fit is cut. Async-signal-safe. */
+struct wc_record {
+	struct core_fmt f;
+	char buf[16384];
 };
-void wc_put(struct wc_buf *b, const char *s);
-void wc_put_name(struct wc_buf *b, const char *s);	/* tabs, newlines -> spaces */
-void wc_put_u64(struct wc_buf *b, uint64_t v);
-void wc_put_i64(struct wc_buf *b, int64_t v);
-void wc_put_frac(struct wc_buf *b, uint64_t num, uint64_t den);	/* 0.xx */
+struct core_fmt *wc_record_start(struct wc_record *r);
+/* The causal profile's fields: a name with its tabs and newlines made
+ * spaces, and num/den with two decimals. */
+void wc_put_name(struct core_fmt *f, const char *s);
+void wc_put_frac(struct core_fmt *f, uint64_t num, uint64_t den);
 
 #endif

@@ -5,19 +5,20 @@
 #   make install-causal   the same under $(PREFIX)/lib/witch
 #
 # It shares the perf wrapper and the signal/exec/_exit interposition with
-# libwitch.so (src/runtime/perf.c, src/runtime/interpose.c).
+# libwitch.so: src/core, the Makefile's CORE_PRELOAD_OBJ and CORE_LIB.
 
-CAUSAL_SRC = $(wildcard src/causal/*.c) src/runtime/perf.c src/runtime/interpose.c
+CAUSAL_SRC = $(wildcard src/causal/*.c)
 CAUSAL_OBJ = $(CAUSAL_SRC:%.c=$(B)/causal/%.o)
 CAUSAL_LIB = $(B)/lib/witch/libwitchcausal.so
 
 $(B)/causal/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -c $< -o $@
+	$(CC) $(CFLAGS) $(WFLAGS) $(INCS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
-$(CAUSAL_LIB): $(CAUSAL_OBJ)
+$(CAUSAL_LIB): $(CAUSAL_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(CAUSAL_OBJ) -lunwind -lpthread -ldl -Wl,-z,nodelete -Wl,--no-undefined -Wl,-z,now
+	$(CC) -shared -o $@ $(CAUSAL_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB) -lunwind -lpthread -ldl -Wl,-z,nodelete \
+		-Wl,--no-undefined -Wl,-z,now
 
 causal: $(CAUSAL_LIB)
 

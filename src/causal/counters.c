@@ -15,11 +15,11 @@
 #include <limits.h>
 #include <linux/hw_breakpoint.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "causal/causal.h"
-#include "causal/uprobe.h"
+#include "core/perf.h"
+#include "core/uprobe.h"
 
 struct wc_counter wc_counters[WC_MAX_COUNTERS];
 static int ncounters;
@@ -71,17 +71,14 @@ static int execute_breakpoint(uintptr_t addr)
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_BREAKPOINT;
-	a.size = sizeof(a);
+	/* Counting mode (no sample period): no signal, only a count. */
+	core_perf_attr_init(&a, PERF_TYPE_BREAKPOINT, 0);
 	a.bp_type = HW_BREAKPOINT_X;
 	a.bp_addr = addr;
 	a.bp_len = sizeof(long);
 	a.inherit = 1;
 	a.inherit_thread = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return core_perf_open(&a);
 }
 
 void wc_breakpoints_open(void)
@@ -92,7 +89,7 @@ void wc_breakpoints_open(void)
 		if (!wc_bps[i].resolved)
 			continue;
 		bp_fd[i] = wc_cfg.progress_uprobes
-				   ? wc_uprobe_open(wc_bps[i].addr, bp_path[i], sizeof(bp_path[i]))
+				   ? core_uprobe_open(wc_bps[i].addr, bp_path[i], sizeof(bp_path[i]))
 				   : execute_breakpoint(wc_bps[i].addr);
 		wc_profile_progress(wc_bps[i].name, "breakpoint");
 	}

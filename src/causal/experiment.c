@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "causal/causal.h"
+#include "core/thread.h"
 
 #define MAX_EXPERIMENT_NS 2000000000ULL
 
@@ -212,16 +213,15 @@ static void begin(int line, int speedup, struct snapshot *s)
 static char task_state(pid_t tid)
 {
 	char p[64], buf[512], *c;
-	struct wc_buf b;
+	struct core_fmt path;
 	int f;
 	ssize_t n;
 
-	b.len = 0;
-	wc_put(&b, "/proc/self/task/");
-	wc_put_u64(&b, (uint64_t)tid);
-	wc_put(&b, "/stat");
-	memcpy(p, b.b, b.len);
-	p[b.len] = 0;
+	core_fmt_init(&path, p, sizeof(p) - 1, NULL, NULL);
+	core_fmt_str(&path, "/proc/self/task/");
+	core_fmt_u64(&path, (uint64_t)tid);
+	core_fmt_str(&path, "/stat");
+	p[path.len] = 0;
 	f = open(p, O_RDONLY | O_CLOEXEC);
 	if (f < 0)
 		return 0;
@@ -256,7 +256,7 @@ static int settled(uint64_t g, int nudge)
 	return all;
 }
 
-static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct snapshot *s1,
+static void put_points(struct core_fmt *b, const struct snapshot *s0, const struct snapshot *s1,
 		       uint64_t *max_delta)
 {
 	int i, j;
@@ -267,11 +267,11 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 		uint64_t d = counter_delta(s0, s1, i);
 
 		if (c->type == WC_THROUGHPUT) {
-			wc_put(b, "throughput-point\tname=");
+			core_fmt_str(b, "throughput-point\tname=");
 			wc_put_name(b, c->name);
-			wc_put(b, "\tdelta=");
-			wc_put_u64(b, d);
-			wc_put(b, "\n");
+			core_fmt_str(b, "\tdelta=");
+			core_fmt_u64(b, d);
+			core_fmt_str(b, "\n");
 			if (d > *max_delta)
 				*max_delta = d;
 		} else if (c->type == WC_BEGIN) {
@@ -283,16 +283,16 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 					e0 = j < s0->ncounters ? s0->count[j] : 0;
 				}
 			}
-			wc_put(b, "latency-point\tname=");
+			core_fmt_str(b, "latency-point\tname=");
 			wc_put_name(b, c->name);
-			wc_put(b, "\tarrivals=");
-			wc_put_u64(b, d);
-			wc_put(b, "\tdepartures=");
-			wc_put_u64(b, e1 - e0);
+			core_fmt_str(b, "\tarrivals=");
+			core_fmt_u64(b, d);
+			core_fmt_str(b, "\tdepartures=");
+			core_fmt_u64(b, e1 - e0);
 			/* In flight when the experiment ends (docs/causal.md). */
-			wc_put(b, "\tdifference=");
-			wc_put_i64(b, (int64_t)(s1->count[i] - e1));
-			wc_put(b, "\n");
+			core_fmt_str(b, "\tdifference=");
+			core_fmt_i64(b, (int64_t)(s1->count[i] - e1));
+			core_fmt_str(b, "\n");
 			if (d > *max_delta)
 				*max_delta = d;
 		}
@@ -302,11 +302,11 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 
 		if (!wc_bps[i].resolved)
 			continue;
-		wc_put(b, "throughput-point\tname=");
+		core_fmt_str(b, "throughput-point\tname=");
 		wc_put_name(b, wc_bps[i].name);
-		wc_put(b, "\tdelta=");
-		wc_put_u64(b, d);
-		wc_put(b, "\n");
+		core_fmt_str(b, "\tdelta=");
+		core_fmt_u64(b, d);
+		core_fmt_str(b, "\n");
 		if (d > *max_delta)
 			*max_delta = d;
 	}
@@ -315,28 +315,28 @@ static void put_points(struct wc_buf *b, const struct snapshot *s0, const struct
 /* `waited`: the global delay added during the experiment (ns). The
  * duration also leaves out the time other programs held the cores while
  * the program had one thread running (sampler.c, on_switch). */
-static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t start,
+static void put_experiment(struct core_fmt *b, int line, int speedup, uint64_t start,
 			   uint64_t wall, uint64_t waited)
 {
 	uint64_t stolen = __atomic_load_n(&wc_exp.stolen_ns, __ATOMIC_RELAXED);
 
-	wc_put(b, "experiment\tselected=");
+	core_fmt_str(b, "experiment\tselected=");
 	wc_put_name(b, line >= 0 && wc_lines[line].loc ? wc_lines[line].loc : "?");
-	wc_put(b, "\tspeedup=");
+	core_fmt_str(b, "\tspeedup=");
 	wc_put_frac(b, (uint64_t)speedup, 100);
-	wc_put(b, "\tduration=");
-	wc_put_u64(b, wall > waited + stolen ? wall - waited - stolen : 0);
-	wc_put(b, "\tselected-samples=");
-	wc_put_u64(b, __atomic_load_n(&wc_exp.selected_samples, __ATOMIC_RELAXED));
-	wc_put(b, "\tdelays=");
-	wc_put_u64(b, __atomic_load_n(&wc_exp.delays, __ATOMIC_RELAXED));
-	wc_put(b, "\tdelay-ns=");
-	wc_put_u64(b, waited);
-	wc_put(b, "\twaited-for-cpu-ns=");
-	wc_put_u64(b, stolen);
-	wc_put(b, "\tstart=");
-	wc_put_u64(b, start);
-	wc_put(b, "\n");
+	core_fmt_str(b, "\tduration=");
+	core_fmt_u64(b, wall > waited + stolen ? wall - waited - stolen : 0);
+	core_fmt_str(b, "\tselected-samples=");
+	core_fmt_u64(b, __atomic_load_n(&wc_exp.selected_samples, __ATOMIC_RELAXED));
+	core_fmt_str(b, "\tdelays=");
+	core_fmt_u64(b, __atomic_load_n(&wc_exp.delays, __ATOMIC_RELAXED));
+	core_fmt_str(b, "\tdelay-ns=");
+	core_fmt_u64(b, waited);
+	core_fmt_str(b, "\twaited-for-cpu-ns=");
+	core_fmt_u64(b, stolen);
+	core_fmt_str(b, "\tstart=");
+	core_fmt_u64(b, start);
+	core_fmt_str(b, "\n");
 }
 
 /* End the experiment; returns the largest progress delta, and in *align
@@ -344,7 +344,8 @@ static void put_experiment(struct wc_buf *b, int line, int speedup, uint64_t sta
 static uint64_t end(int line, int speedup, const struct snapshot *s0, int *align)
 {
 	static struct snapshot s1;
-	static struct wc_buf b;
+	static struct wc_record r;
+	struct core_fmt *b;
 	uint64_t g, deadline, max_delta;
 
 	/* Samples taken before the end count, wherever they still are. */
@@ -362,11 +363,11 @@ static uint64_t end(int line, int speedup, const struct snapshot *s0, int *align
 	s1.global = g;
 	__atomic_store_n(&wc_exp.settling, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&wc_exp.line, -1, __ATOMIC_RELEASE);
-	b.len = 0;
-	put_experiment(&b, line, speedup, s0->t, s1.t - s0->t, g - s0->global);
-	put_points(&b, s0, &s1, &max_delta);
+	b = wc_record_start(&r);
+	put_experiment(b, line, speedup, s0->t, s1.t - s0->t, g - s0->global);
+	put_points(b, s0, &s1, &max_delta);
 	if (!stopping)
-		wc_profile_record(b.b, b.len);
+		wc_profile_record(b);
 	*align = fewest_visits(s0, &s1);
 	return max_delta;
 }
@@ -455,7 +456,7 @@ int wc_profiler_start(void)
 		take(&e2e_start);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	rc = wc_real_pthread_create(&th, &attr, profiler, NULL);
+	rc = core_real_pthread_create(&th, &attr, profiler, NULL);
 	pthread_attr_destroy(&attr);
 	return rc ? -1 : 0;
 }
@@ -463,7 +464,8 @@ int wc_profiler_start(void)
 void wc_profiler_stop(void)
 {
 	static struct snapshot s1;
-	static struct wc_buf b;
+	static struct wc_record r;
+	struct core_fmt *b;
 	uint64_t max_delta, g;
 
 	stopping = 1;
@@ -475,10 +477,10 @@ void wc_profiler_stop(void)
 	__atomic_store_n(&wc_exp.counting, 0, __ATOMIC_RELEASE);
 	g = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	take(&s1);
-	b.len = 0;
-	put_experiment(&b, e2e_line, e2e_speedup, e2e_start.t, s1.t - e2e_start.t,
+	b = wc_record_start(&r);
+	put_experiment(b, e2e_line, e2e_speedup, e2e_start.t, s1.t - e2e_start.t,
 		       g - e2e_start.global);
-	wc_put(&b, "throughput-point\tname=end-to-end\tdelta=1\n");
-	put_points(&b, &e2e_start, &s1, &max_delta);
-	wc_profile_record(b.b, b.len);
+	core_fmt_str(b, "throughput-point\tname=end-to-end\tdelta=1\n");
+	put_points(b, &e2e_start, &s1, &max_delta);
+	wc_profile_record(b);
 }

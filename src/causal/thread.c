@@ -1,46 +1,44 @@
 /*
  * thread.c - life cycle of libwitchcausal.so: configuration, the wakeup
- * signal, per-thread state, thread creation and exit, fork, exec and the
- * endings of the process image.
+ * signal, per-thread state, thread exit, fork, exec and the endings of the
+ * process image.
  *
- * Signal dispositions and masks, exec and _exit are src/runtime/interpose.c
- * (shared with libwitch.so): it calls the wt_* hooks defined at the end.
+ * Thread creation, signal dispositions and masks, exec and _exit are the
+ * core's (src/core, shared with libwitch.so): it calls the tool_* hooks
+ * defined here (core/tool.h).
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <pthread.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "causal/causal.h"
-#include "runtime/witch.h"
+#include "core/clock.h"
+#include "core/contract.h"
+#include "core/env.h"
+#include "core/image.h"
+#include "core/interpose.h"
+#include "core/thread.h"
+#include "core/tool.h"
 
 struct wc_config wc_cfg;
 int wc_active;
 int wc_signal;
-/* src/runtime/interpose.c keeps these signals the runtime's. */
-int wt_sig_sample, wt_sig_trap;
 
 static struct wc_thread *all_threads;
 static struct wc_thread *free_threads;
 static int free_lock;
-static pid_t process_id;
-static int finished;
-static pthread_key_t thread_key;
 static __thread struct wc_thread *self __attribute__((tls_model("initial-exec")));
 static __thread int handler_depth __attribute__((tls_model("initial-exec")));
 
 uint64_t wc_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return core_clock_ns(CLOCK_MONOTONIC);
 }
 
 struct wc_thread *wc_self(void)
@@ -100,10 +98,7 @@ static struct wc_thread *new_thread(void)
 	if (t == MAP_FAILED)
 		return NULL;
 	t->fd = -1;
-	do {
-		t->next = all_threads;
-	} while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 0, __ATOMIC_RELEASE,
-					      __ATOMIC_RELAXED));
+	CORE_THREAD_PUSH(all_threads, t);
 	return t;
 }
 
@@ -127,7 +122,7 @@ void wc_thread_begin(uint64_t inherited_local)
 	/* Pauses are short: the default 50 us of timer slack would be most of one. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	self = t;
-	pthread_setspecific(thread_key, t);
+	core_thread_mark(t);
 	__atomic_store_n(&t->alive, 1, __ATOMIC_RELEASE);
 	wc_unblocked_add(1);
 	wc_sampler_start(t);
@@ -153,63 +148,31 @@ void wc_thread_end(void)
 	__atomic_store_n(&free_lock, 0, __ATOMIC_RELEASE);
 }
 
-static void thread_key_destructor(void *p)
+/* --- thread creation (core/tool.h) ---------------------------------------- */
+
+int tool_thread_creating(uint64_t *inherit)
 {
-	(void)p;
-	wc_thread_end();
-}
-
-/* --- thread creation ------------------------------------------------------ */
-
-struct start_arg {
-	void *(*fn)(void *);
-	void *arg;
-	uint64_t local;
-};
-
-static void *trampoline(void *p)
-{
-	struct start_arg a = *(struct start_arg *)p;
-	void *rc;
-
-	free(p);
-	wc_thread_begin(a.local);
-	rc = a.fn(a.arg);
-	wc_thread_end();
-	return rc;
-}
-
-static int (*real_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
-int wc_real_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
-			   void *arg)
-{
-	if (!real_create)
-		real_create = dlsym(RTLD_NEXT, "pthread_create");
-	return real_create(th, attr, fn, arg);
-}
-
-WC_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
-			     void *arg);
-
-int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
-{
-	struct start_arg *a;
 	struct wc_thread *t;
-	int rc;
 
-	if (!wc_active || !(a = malloc(sizeof(*a))))
-		return wc_real_pthread_create(th, attr, fn, arg);
-	a->fn = fn;
-	a->arg = arg;
+	if (!wc_active)
+		return -1;
 	/* The new thread owes what its creator owes (COZ 3.4). */
 	t = wc_self();
-	a->local = t ? __atomic_load_n(&t->local, __ATOMIC_ACQUIRE)
+	*inherit = t ? __atomic_load_n(&t->local, __ATOMIC_ACQUIRE)
 		     : __atomic_load_n(&wc_exp.global, __ATOMIC_ACQUIRE);
-	rc = wc_real_pthread_create(th, attr, trampoline, a);
-	if (rc)
-		free(a);
-	return rc;
+	return 0;
+}
+
+void tool_thread_begin(uint64_t inherit)
+{
+	wc_thread_begin(inherit);
+}
+
+/* At the return of the thread's function too (core_threads_init(1)): it
+ * pays what it owes before the program's thread-local destructors run. */
+void tool_thread_end(void)
+{
+	wc_thread_end();
 }
 
 WC_EXPORT void pthread_exit(void *rv);
@@ -227,35 +190,32 @@ void pthread_exit(void *rv)
 
 /* --- configuration and process ----------------------------------------------- */
 
+/* A setting the CLI gave as a whole number, or def. */
 static long env_long(const char *name, long def)
 {
-	const char *s = getenv(name);
-
-	return s && *s ? strtol(s, NULL, 10) : def;
+	return core_env_long(name, def, LONG_MIN, LONG_MAX);
 }
 
 static int read_config(void)
 {
-	const char *out = getenv("WITCH_OUT"), *lines = getenv("WITCH_CAUSAL_LINES");
-	const char *e2e = getenv("WITCH_CAUSAL_END_TO_END");
-	const char *counter = getenv("WITCH_CAUSAL_PROGRESS_COUNTER");
+	const char *out = core_env_str(ENV_OUT), *lines = core_env_str(ENV_CAUSAL_LINES);
 
-	if (!out || !*out || !lines || !*lines)
+	if (!out || !lines)
 		return -1;
 	strncpy(wc_cfg.outdir, out, sizeof(wc_cfg.outdir) - 1);
 	strncpy(wc_cfg.lines_path, lines, sizeof(wc_cfg.lines_path) - 1);
-	wc_cfg.end_to_end = e2e && !strcmp(e2e, "1");
-	wc_cfg.progress_uprobes = counter && !strcmp(counter, "uprobe");
-	wc_cfg.fixed_line = (int)env_long("WITCH_CAUSAL_FIXED_LINE", -1);
-	wc_cfg.fixed_speedup = (int)env_long("WITCH_CAUSAL_FIXED_SPEEDUP", -1);
+	wc_cfg.end_to_end = core_env_is(ENV_CAUSAL_END_TO_END, "1");
+	wc_cfg.progress_uprobes = core_env_is(ENV_CAUSAL_PROGRESS_COUNTER, "uprobe");
+	wc_cfg.fixed_line = (int)env_long(ENV_CAUSAL_FIXED_LINE, -1);
+	wc_cfg.fixed_speedup = (int)env_long(ENV_CAUSAL_FIXED_SPEEDUP, -1);
 	if (wc_cfg.fixed_speedup > 100)
 		wc_cfg.fixed_speedup = 100;
 	{
 		/* --speedups: a comma-separated set to draw from. */
-		const char *l = getenv("WITCH_CAUSAL_SPEEDUPS");
+		const char *l = getenv(ENV_CAUSAL_SPEEDUPS);
 		char *end;
 
-		while (l && *l && wc_cfg.nspeedups < 21) {
+		while (l && *l && wc_cfg.nspeedups < CAUSAL_MAX_SPEEDUPS) {
 			long v = strtol(l, &end, 10);
 
 			if (end == l)
@@ -267,17 +227,18 @@ static int read_config(void)
 			l = *end == ',' ? end + 1 : end;
 		}
 	}
-	wc_cfg.period_ns = (uint64_t)env_long("WITCH_CAUSAL_PERIOD_NS", 1000000);
-	if (wc_cfg.period_ns < 100000)
-		wc_cfg.period_ns = 100000;
+	wc_cfg.period_ns = (uint64_t)env_long(ENV_CAUSAL_PERIOD_NS, CAUSAL_DEFAULT_PERIOD_NS);
+	if (wc_cfg.period_ns < CAUSAL_MIN_PERIOD_NS)
+		wc_cfg.period_ns = CAUSAL_MIN_PERIOD_NS;
 	/* Experiment length and cool-off (undocumented knobs, for bench/causal). */
-	wc_cfg.min_experiment_ns = (uint64_t)env_long("WITCH_CAUSAL_MIN_EXPERIMENT_NS", 0);
+	wc_cfg.min_experiment_ns = (uint64_t)env_long(ENV_CAUSAL_MIN_EXPERIMENT_NS, 0);
 	if (!wc_cfg.min_experiment_ns)
 		wc_cfg.min_experiment_ns = 50 * wc_cfg.period_ns;
-	wc_cfg.cooloff_ns = (uint64_t)env_long("WITCH_CAUSAL_COOLOFF_NS", 10000000);
-	wc_cfg.delay_budget = (int)env_long("WITCH_CAUSAL_DELAY_BUDGET", WC_DELAY_BUDGET);
+	wc_cfg.cooloff_ns = (uint64_t)env_long(ENV_CAUSAL_COOLOFF_NS, CAUSAL_DEFAULT_COOLOFF_NS);
+	wc_cfg.delay_budget = (int)env_long(ENV_CAUSAL_DELAY_BUDGET,
+					     CAUSAL_DEFAULT_DELAY_BUDGET);
 	if (wc_cfg.delay_budget < 1 || wc_cfg.delay_budget > 100)
-		wc_cfg.delay_budget = WC_DELAY_BUDGET;
+		wc_cfg.delay_budget = CAUSAL_DEFAULT_DELAY_BUDGET;
 	return 0;
 }
 
@@ -285,8 +246,7 @@ static int read_config(void)
  * < 0: the fatal signal. */
 static void process_end(int complete, int status)
 {
-	if (!wc_active || getpid() != process_id ||
-	    __atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+	if (!wc_active || !core_image_end())
 		return;
 	wc_profiler_stop();
 	wc_profile_finish(complete, status);
@@ -298,26 +258,26 @@ static void on_exit_handler(int status, void *arg)
 	process_end(1, status);
 }
 
-/* Hooks of src/runtime/interpose.c. */
-int wt_in_handler(void)
+/* Hooks of the core's interposition (core/tool.h). */
+int tool_in_handler(void)
 {
 	return handler_depth;
 }
 
-void wt_process_ended(int complete, int status)
+void tool_process_ended(int complete, int status)
 {
 	process_end(complete, status);
 }
 
-void wt_before_exec(void)
+void tool_before_exec(void)
 {
-	if (wc_active && !finished && getpid() == process_id)
+	if (wc_active && core_image_ours())
 		wc_profile_before_exec();
 }
 
-void wt_exec_failed(void)
+void tool_exec_failed(void)
 {
-	if (wc_active && !finished && getpid() == process_id)
+	if (wc_active && core_image_ours())
 		wc_profile_exec_failed();
 }
 
@@ -348,9 +308,8 @@ static void after_fork_child(void)
 	stop_all_samplers();
 	wc_breakpoints_close();
 	self = NULL;
-	finished = 0;
-	process_id = getpid();
-	if (getenv("WITCH_NO_FOLLOW")) {
+	core_image_begin();
+	if (getenv(ENV_NO_FOLLOW)) {
 		wc_active = 0;
 		return;
 	}
@@ -376,7 +335,7 @@ static void install_wakeup(void)
 	sa.sa_sigaction = on_wakeup;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	wt_real_sigaction(wc_signal, &sa, NULL);
+	core_real_sigaction(wc_signal, &sa, NULL);
 }
 
 __attribute__((constructor)) static void causal_init(void)
@@ -385,14 +344,13 @@ __attribute__((constructor)) static void causal_init(void)
 		return;
 	wc_lines_resolve();
 	wc_signal = SIGRTMAX - 3;
-	wt_sig_sample = wt_sig_trap = wc_signal;
-	wt_interpose_resolve();
+	core_interpose_resolve();
 	install_wakeup();
-	wt_interpose_signals(on_sigio);
-	process_id = getpid();
-	if (getenv("WITCH_NO_FOLLOW"))
+	core_interpose_signals(&wc_signal, 1, on_sigio);
+	core_image_begin();
+	if (getenv(ENV_NO_FOLLOW))
 		unsetenv("LD_PRELOAD");	/* programs this one runs are not profiled */
-	pthread_key_create(&thread_key, thread_key_destructor);
+	core_threads_init(1);
 	pthread_atfork(NULL, NULL, after_fork_child);
 	if (wc_profile_open() < 0)
 		return;

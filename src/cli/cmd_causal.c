@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/causal_lines.h"
 #include "cli/number.h"
 #include "cli/perfcheck.h"
 #include "cli/oneline.h"
@@ -24,13 +25,12 @@
 #include "cli/launch.h"
 #include "cli/outdir.h"
 #include "cli/target.h"
+#include "core/contract.h"
 #include "report/causal_analysis.h"
-#include "report/causal_lines.h"
 #include "report/causal_profile.h"
 
 #define WHO "witch causal"
 #define LIB "libwitchcausal.so"
-#define LINES_FILE ".causal-lines"
 
 static const char usage_text[] =
 	"usage: witch causal [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -59,9 +59,9 @@ static const char usage_text[] =
 	"  --speedups=PCT,PCT,...   draw line speedups from this list (default: 0 to\n"
 	"                           100 in steps of 5); 0 % baselines are added\n"
 	"                           when the list has none\n"
-	"  --period=NS              sampling period in nanoseconds (default 1000000)\n"
+	"  --period=NS              sampling period in nanoseconds (default " CAUSAL_DEFAULT_PERIOD_TEXT ")\n"
 	"  --delay-budget=PCT       the pauses of virtual speedups take at most about\n"
-	"                           PCT % of the run's time (default 5; 100: no\n"
+	"                           PCT % of the run's time (default " CAUSAL_DEFAULT_DELAY_BUDGET_TEXT "; 100: no\n"
 	"                           limit): a higher budget runs more experiments a\n"
 	"                           run and slows a multithreaded program more\n"
 	"  --no-follow              profile only PROGRAM's own process, not the\n"
@@ -108,8 +108,7 @@ static int parse_pct(const char *s, size_t len, long *out)
 	return cli_long(pct, 0, 100, out);
 }
 
-/* "0,25,50%" into "0,25,50": at most 21 speedups (as many as 0-100 in
- * steps of 5), each a percentage. */
+/* "0,25,50%" into "0,25,50": at most CAUSAL_MAX_SPEEDUPS, each a percentage. */
 static int parse_speedups(const char *list, char *norm, size_t cap)
 {
 	const char *p = list, *comma;
@@ -119,7 +118,7 @@ static int parse_speedups(const char *list, char *norm, size_t cap)
 
 	do {
 		comma = strchr(p, ',');
-		if (parse_pct(p, comma ? (size_t)(comma - p) : strlen(p), &v) || ++n > 21)
+		if (parse_pct(p, comma ? (size_t)(comma - p) : strlen(p), &v) || ++n > CAUSAL_MAX_SPEEDUPS)
 			return -1;
 		used += (size_t)snprintf(norm + used, cap - used, "%s%ld", used ? "," : "", v);
 		if (used >= cap)
@@ -185,9 +184,9 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 			break;
 		case 'L':
 			if (parse_speedups(optarg, o->speedups, sizeof(o->speedups)))
-				return fail("--speedups=%s is not a list of speedups; give up to 21 "
-					    "percentages from 0 to 100 separated by commas, such as "
-					    "--speedups=0,25,50", optarg);
+				return fail("--speedups=%s is not a list of speedups; give up to "
+					    CAUSAL_MAX_SPEEDUPS_TEXT " percentages from 0 to 100 separated "
+					    "by commas, such as --speedups=0,25,50", optarg);
 			break;
 		case 'p':
 			if (cli_long(optarg, 10000, 10000000000L, &o->period))
@@ -238,7 +237,7 @@ static int is_elf(const char *path)
 }
 
 /* The line table, progress breakpoints and fixed line, or an error. */
-static int build_lines(const struct causal_opts *o, const char *target, struct wc_lines *t,
+static int build_lines(const struct causal_opts *o, const char *target, struct causal_lines *t,
 		       long *fixed_line)
 {
 	char err[2048];
@@ -246,13 +245,13 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 	size_t i;
 	int no_debug = 0;
 
-	if (wc_lines_set_scope(t, o->scope, o->nscope))
+	if (causal_lines_set_scope(t, o->scope, o->nscope))
 		return fail("out of memory");
 	if (is_elf(target)) {
 		/* A program from a distribution rarely has debug information,
 		 * its libraries often do (libc6-dbg): with --binary-scope, go
 		 * on with theirs, and say so once they have loaded. */
-		no_debug = wc_lines_add_module(t, target, err, sizeof(err));
+		no_debug = causal_lines_add_module(t, target, err, sizeof(err));
 		if (no_debug && !(no_debug == -2 && o->nbinaries))
 			return fail("%s", err);
 	} else if (!o->nbinaries) {
@@ -265,20 +264,20 @@ static int build_lines(const struct causal_opts *o, const char *target, struct w
 		if (!is_elf(o->binaries[i]))
 			return fail("--binary-scope=%s is not an ELF program or library",
 				    o->binaries[i]);
-		if (wc_lines_add_module(t, o->binaries[i], err, sizeof(err)))
+		if (causal_lines_add_module(t, o->binaries[i], err, sizeof(err)))
 			return fail("%s", err);
 	}
 	if (no_debug)
 		fprintf(stderr, WHO ": warning: %s has no debug information; only the lines of the "
 				"--binary-scope libraries are sped up\n", target);
-	if (wc_lines_finish(t, err, sizeof(err)))
+	if (causal_lines_finish(t, err, sizeof(err)))
 		return fail("%s", err);
 	for (i = 0; i < o->nprogress; i++)
-		if (wc_lines_add_progress(t, o->progress[i], err, sizeof(err)))
+		if (causal_lines_add_progress(t, o->progress[i], err, sizeof(err)))
 			return fail("--progress=%s: %s", o->progress[i], err);
 	*fixed_line = -1;
 	if (o->line) {
-		if (wc_lines_find_line(t, o->line, &id, err, sizeof(err)))
+		if (causal_lines_find_line(t, o->line, &id, err, sizeof(err)))
 			return fail("--line=%s: %s", o->line, err);
 		*fixed_line = id;
 	}
@@ -307,18 +306,18 @@ static int progress_counter(const struct causal_opts *o, int *uprobes)
 
 /* Write the table beside the profiles, atomically: a concurrent run must
  * never read half of it. */
-static int write_lines(const struct wc_lines *t, const char *outdir, char *path, size_t cap)
+static int write_lines(const struct causal_lines *t, const char *outdir, char *path, size_t cap)
 {
 	char tmp[PATH_MAX + 64];
 	FILE *f;
 	int bad;
 
-	snprintf(path, cap, "%s/" LINES_FILE, outdir);
+	snprintf(path, cap, "%s/" CAUSAL_LINES_FILE, outdir);
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f)
 		return fail("cannot write %s: %s", tmp, strerror(errno));
-	bad = wc_lines_write(t, f);
+	bad = causal_lines_write(t, f);
 	bad |= fclose(f);
 	if (bad || rename(tmp, path)) {
 		unlink(tmp);
@@ -343,41 +342,41 @@ static void set_env(const char *lib, const char *outdir, const char *lines,
 
 	snprintf(buf, sizeof(buf), "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
 	setenv("LD_PRELOAD", buf, 1);
-	setenv("WITCH_OUT", outdir, 1);
-	setenv("WITCH_CAUSAL_LINES", lines, 1);
+	setenv(ENV_OUT, outdir, 1);
+	setenv(ENV_CAUSAL_LINES, lines, 1);
 	/* Never inherit a setting the user did not give this run. */
 	if (o->end_to_end)
-		setenv("WITCH_CAUSAL_END_TO_END", "1", 1);
+		setenv(ENV_CAUSAL_END_TO_END, "1", 1);
 	else
-		unsetenv("WITCH_CAUSAL_END_TO_END");
+		unsetenv(ENV_CAUSAL_END_TO_END);
 	if (fixed_line >= 0)
-		setenv_num("WITCH_CAUSAL_FIXED_LINE", fixed_line);
+		setenv_num(ENV_CAUSAL_FIXED_LINE, fixed_line);
 	else
-		unsetenv("WITCH_CAUSAL_FIXED_LINE");
+		unsetenv(ENV_CAUSAL_FIXED_LINE);
 	if (o->speedup >= 0)
-		setenv_num("WITCH_CAUSAL_FIXED_SPEEDUP", o->speedup);
+		setenv_num(ENV_CAUSAL_FIXED_SPEEDUP, o->speedup);
 	else
-		unsetenv("WITCH_CAUSAL_FIXED_SPEEDUP");
+		unsetenv(ENV_CAUSAL_FIXED_SPEEDUP);
 	if (*o->speedups)
-		setenv("WITCH_CAUSAL_SPEEDUPS", o->speedups, 1);
+		setenv(ENV_CAUSAL_SPEEDUPS, o->speedups, 1);
 	else
-		unsetenv("WITCH_CAUSAL_SPEEDUPS");
+		unsetenv(ENV_CAUSAL_SPEEDUPS);
 	if (uprobes)
-		setenv("WITCH_CAUSAL_PROGRESS_COUNTER", "uprobe", 1);
+		setenv(ENV_CAUSAL_PROGRESS_COUNTER, "uprobe", 1);
 	else
-		unsetenv("WITCH_CAUSAL_PROGRESS_COUNTER");
+		unsetenv(ENV_CAUSAL_PROGRESS_COUNTER);
 	if (o->period)
-		setenv_num("WITCH_CAUSAL_PERIOD_NS", o->period);
+		setenv_num(ENV_CAUSAL_PERIOD_NS, o->period);
 	else
-		unsetenv("WITCH_CAUSAL_PERIOD_NS");
+		unsetenv(ENV_CAUSAL_PERIOD_NS);
 	if (o->delay_budget)
-		setenv_num("WITCH_CAUSAL_DELAY_BUDGET", o->delay_budget);
+		setenv_num(ENV_CAUSAL_DELAY_BUDGET, o->delay_budget);
 	else
-		unsetenv("WITCH_CAUSAL_DELAY_BUDGET");
+		unsetenv(ENV_CAUSAL_DELAY_BUDGET);
 	if (o->no_follow)
-		setenv("WITCH_NO_FOLLOW", "1", 1);
+		setenv(ENV_NO_FOLLOW, "1", 1);
 	else
-		unsetenv("WITCH_NO_FOLLOW");
+		unsetenv(ENV_NO_FOLLOW);
 }
 
 /* The causal profiles already in the directory, to tell this run's apart. */
@@ -397,7 +396,7 @@ static size_t snapshot(const char *dir, struct seen **out)
 	DIR *d = opendir(dir);
 
 	while (d && (de = readdir(d))) {
-		if (!wc_is_profile_name(de->d_name) || strlen(de->d_name) >= sizeof(s->name))
+		if (!rc_is_profile_name(de->d_name) || strlen(de->d_name) >= sizeof(s->name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) || !(a = realloc(s, (n + 1) * sizeof(*s))))
@@ -430,7 +429,7 @@ static int unchanged(const struct seen *s, size_t n, const char *name, const str
  * snapshot) into p; *older counts the others. Unreadable ones are reported.
  */
 static size_t read_new_profiles(const char *dir, const struct seen *before, size_t nbefore,
-				struct wc_profile *p, size_t *older)
+				struct rc_profile *p, size_t *older)
 {
 	char path[PATH_MAX + 300], err[1024], *text;
 	struct dirent *de;
@@ -441,7 +440,7 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 
 	*older = 0;
 	while (d && (de = readdir(d))) {
-		if (!wc_is_profile_name(de->d_name))
+		if (!rc_is_profile_name(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st))
@@ -459,7 +458,7 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 			len = text ? fread(text, 1, (size_t)st.st_size + 1, f) : 0;
 			fclose(f);
 		}
-		if (!text || wc_read_text(p, text, len, path, err, sizeof(err)))
+		if (!text || rc_read_text(p, text, len, path, err, sizeof(err)))
 			fprintf(stderr, WHO ": warning: %s\n",
 				text ? err : "cannot read a profile this run wrote");
 		free(text);
@@ -472,8 +471,8 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 static void summary(const struct causal_opts *o, const char *argv0, const char *outdir,
 		    const struct seen *before, size_t nbefore)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
+	struct rc_profile p;
+	struct rc_analysis a;
 	size_t n, older;
 
 	memset(&p, 0, sizeof(p));
@@ -482,10 +481,10 @@ static void summary(const struct causal_opts *o, const char *argv0, const char *
 		fprintf(stderr, WHO ": %s ended without writing a causal profile to %s (it may have "
 				"been killed before witch could write, or used exec without exit)\n",
 			argv0, o->outdir);
-	} else if (wc_analyze(&p, &a) == 0) {
-		if (a.status == WC_NO_PROGRESS && !o->end_to_end)
-			fprintf(stderr, WHO ": %s\n", wc_guidance);
-		else if (a.status == WC_NO_EXPERIMENTS && !o->quiet)
+	} else if (rc_analyze(&p, &a) == 0) {
+		if (a.status == RC_NO_PROGRESS && !o->end_to_end)
+			fprintf(stderr, WHO ": %s\n", rc_guidance);
+		else if (a.status == RC_NO_EXPERIMENTS && !o->quiet)
 			fprintf(stderr, WHO ": no experiment finished: %s ended too soon; run it on a "
 					"longer input, or repeat the run (runs into %s accumulate)\n",
 				argv0, o->outdir);
@@ -494,9 +493,9 @@ static void summary(const struct causal_opts *o, const char *argv0, const char *
 					"report %s\n",
 				a.nexps, a.nexps == 1 ? "" : "s",
 				older ? " (merged with earlier runs' profiles there)" : "", o->outdir);
-		wc_analysis_free(&a);
+		rc_analysis_free(&a);
 	}
-	wc_profile_free(&p);
+	rc_profile_free(&p);
 }
 
 int cmd_causal(int argc, char **argv)
@@ -504,7 +503,7 @@ int cmd_causal(int argc, char **argv)
 	char path[PATH_MAX], err[1024], lib[PATH_MAX], outdir[PATH_MAX], defdir[PATH_MAX];
 	char lines_path[PATH_MAX + 32];
 	struct causal_opts o;
-	struct wc_lines t;
+	struct causal_lines t;
 	struct seen *before = NULL;
 	size_t nbefore;
 	const char *base;
@@ -547,7 +546,7 @@ int cmd_causal(int argc, char **argv)
 	rc = write_lines(&t, outdir, lines_path, sizeof(lines_path));
 	if (rc)
 		goto out;
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 	set_env(lib, outdir, lines_path, &o, fixed_line, uprobes);
 	/* Said once nothing can fail any more: an error stays one line. */
 	if (uprobes && !o.quiet)
@@ -567,7 +566,7 @@ int cmd_causal(int argc, char **argv)
 	exit_like(status);
 out:
 	free(before);
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 	free(o.progress);
 	free(o.scope);
 	free(o.binaries);

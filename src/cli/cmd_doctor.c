@@ -20,8 +20,8 @@
 #include "cli/cpuprobe.h"
 #include "cli/perfcheck.h"
 #include "cli/target.h"
+#include "core/perf.h"
 #include "report/debuginfo.h"
-#include "runtime/perf.h"
 
 static int blocking;	/* a missing item that stops witch record */
 
@@ -54,7 +54,7 @@ static void check_sampling(void)
 {
 	struct sigevent ev;
 	timer_t t;
-	int fd = wt_perf_task_clock(1000000);
+	int fd = core_perf_task_clock(1000000);
 
 	item(fd >= 0, 0, "perf task-clock sampling",
 	     fd >= 0 ? "rates above 250 Hz use it (~46 us a sample on a VM)" : strerror(errno));
@@ -107,13 +107,13 @@ static void check_modify(void)
 {
 	static long target[2];
 	struct perf_event_attr a;
-	int fd = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&target[0], 8, 0), ok;
+	int fd = core_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&target[0], 8, 0), ok;
 
 	if (fd < 0) {
 		item(0, 0, "fast watchpoint modification", "no breakpoint could be opened");
 		return;
 	}
-	wt_perf_breakpoint_attr(&a, HW_BREAKPOINT_W, (uintptr_t)&target[1], 8);
+	core_perf_breakpoint_attr(&a, HW_BREAKPOINT_W, (uintptr_t)&target[1], 8);
 	a.disabled = 1;
 	ok = ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) == 0;
 	close(fd);

@@ -19,12 +19,11 @@
 #include "cli/outdir.h"
 #include "cli/perfcheck.h"
 #include "cli/target.h"
-#include "profile/reader.h"
-#include "profile/writer.h"
 #include "cli/oneline.h"
+#include "core/contract.h"
+#include "profile/reader.h"
 
 #define WHO "witch record"
-#define DEFAULT_RATE 200
 
 static const char usage_text[] =
 	"usage: witch record [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -39,7 +38,7 @@ static const char usage_text[] =
 	"                            before them), or the CPU's precise memory events (Intel\n"
 	"                            PEBS, AMD IBS; weighs them by count, as the WITCH paper)\n"
 	"  --rate=HZ                 timer: samples per second of each thread's CPU time (default\n"
-	"                            200; up to 250 uses a cheap POSIX CPU timer, above perf task-clock)\n"
+	"                            " RECORD_DEFAULT_RATE_TEXT "; up to 250 uses a cheap POSIX CPU timer, above perf task-clock)\n"
 	"  --period=N                timer: sample every N nanoseconds of CPU time instead of --rate;\n"
 	"                            pmu: every N stores (loads for --craft=load; default 5000011,\n"
 	"                            10000019), or on AMD every N ops of any kind (default 1000000)\n"
@@ -47,11 +46,11 @@ static const char usage_text[] =
 	"                            drawn at random, not the next one: neighbouring accesses\n"
 	"                            share the time before them, which evens out the timer's\n"
 	"                            weighting by time, at up to 2 more traps a sample\n"
-	"                            (default " WP_DEFAULT_SPREAD_TEXT "; 1: the next access)\n"
+	"                            (default " RECORD_DEFAULT_SPREAD_TEXT "; 1: the next access)\n"
 	"  --reach=N                 timer: a sample stands for the access it finds within N\n"
 	"                            instructions, or for none: one after a long stretch of\n"
 	"                            other work would otherwise get all of its samples\n"
-	"                            (default " WP_DEFAULT_REACH_TEXT " for stores, " WP_DEFAULT_LOAD_REACH_TEXT " for loads;\n"
+	"                            (default " RECORD_DEFAULT_REACH_TEXT " for stores, " RECORD_DEFAULT_LOAD_REACH_TEXT " for loads;\n"
 	"                            0: no limit)\n"
 	"  --registers=N             debug registers to use, 2 to 4 (default: all, usually 4)\n"
 	"  --watch=auto|registers|pages\n"
@@ -60,7 +59,7 @@ static const char usage_text[] =
 	"                            and only until the program starts a second thread);\n"
 	"                            auto (default) takes registers when they work\n"
 	"  --approx=TOL              relative tolerance for floating-point equality in the\n"
-	"                            silent and load crafts (default 0.01; 0: exact only)\n"
+	"                            silent and load crafts (default " RECORD_DEFAULT_APPROX_TEXT "; 0: exact only)\n"
 	"  --no-follow               profile only PROGRAM's own process, not the programs it\n"
 	"                            runs (exec) or the children it forks\n"
 	"  -q, --quiet               no summary line after the run\n";
@@ -134,8 +133,8 @@ static int parse(int argc, char **argv, struct record_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->craft = "dead";
-	o->rate = DEFAULT_RATE;
-	o->spread = WP_DEFAULT_SPREAD;
+	o->rate = RECORD_DEFAULT_RATE;
+	o->spread = RECORD_DEFAULT_SPREAD;
 	o->source = "timer";
 	o->watch = "auto";
 	/* "+": stop at the program name, its options are its own. */
@@ -169,16 +168,16 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			o->source = optarg;
 			break;
 		case 'S':
-			if (cli_long(optarg, 1, WP_MAX_SPREAD, &v) < 0)
+			if (cli_long(optarg, 1, RECORD_MAX_SPREAD, &v) < 0)
 				return fail("--spread=%s: give how many accesses a sample draws among, "
-					    "1 (the next one) to " WP_MAX_SPREAD_TEXT, optarg);
+					    "1 (the next one) to " RECORD_MAX_SPREAD_TEXT, optarg);
 			o->spread = v;
 			o->spread_given = 1;
 			break;
 		case 'R':
-			if (cli_long(optarg, 0, WP_MAX_REACH, &v) < 0)
+			if (cli_long(optarg, 0, RECORD_MAX_REACH, &v) < 0)
 				return fail("--reach=%s: give how many instructions ahead a sample may "
-					    "find its access, 0 (no limit) to " WP_MAX_REACH_TEXT, optarg);
+					    "find its access, 0 (no limit) to " RECORD_MAX_REACH_TEXT, optarg);
 			o->reach = v;
 			o->reach_given = 1;
 			break;
@@ -228,14 +227,14 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-/* The timer's reach: --reach's, else the craft's default (writer.h). */
+/* The timer's reach: --reach's, else the craft's default (core/contract.h). */
 static long reach_of(const struct record_opts *o)
 {
 	if (o->source[0] == 'p')
 		return 0;
 	if (o->reach_given)
 		return o->reach;
-	return WP_DEFAULT_REACH_FOR(!strcmp(o->craft, "load"));
+	return RECORD_DEFAULT_REACH_FOR(!strcmp(o->craft, "load"));
 }
 
 static void set_env(const char *lib, const char *outdir, const struct record_opts *o)
@@ -245,26 +244,26 @@ static void set_env(const char *lib, const char *outdir, const struct record_opt
 
 	snprintf(buf, sizeof(buf), "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
 	setenv("LD_PRELOAD", buf, 1);
-	setenv("WITCH_CRAFT", o->craft, 1);
-	setenv("WITCH_OUT", outdir, 1);
+	setenv(ENV_CRAFT, o->craft, 1);
+	setenv(ENV_OUT, outdir, 1);
 	snprintf(num, sizeof(num), "%ld", o->rate);
-	setenv("WITCH_RATE", num, 1);
+	setenv(ENV_RATE, num, 1);
 	snprintf(num, sizeof(num), "%ld", o->period);
-	setenv("WITCH_PERIOD", num, 1);
+	setenv(ENV_PERIOD, num, 1);
 	/* --source=pmu draws nothing: the runtime takes spread 1 there. */
 	snprintf(num, sizeof(num), "%ld", o->spread);
-	setenv("WITCH_SPREAD", num, 1);
+	setenv(ENV_SPREAD, num, 1);
 	snprintf(num, sizeof(num), "%ld", reach_of(o));
-	setenv("WITCH_REACH", num, 1);
-	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : 4);
-	setenv("WITCH_REGISTERS", num, 1);
-	setenv("WITCH_APPROX", o->approx ? o->approx : "0.01", 1);
-	setenv("WITCH_WATCH", o->watch, 1);
-	setenv("WITCH_SOURCE", o->source, 1);
+	setenv(ENV_REACH, num, 1);
+	snprintf(num, sizeof(num), "%d", o->registers ? o->registers : RECORD_MAX_REGISTERS);
+	setenv(ENV_REGISTERS, num, 1);
+	setenv(ENV_APPROX, o->approx ? o->approx : RECORD_DEFAULT_APPROX_TEXT, 1);
+	setenv(ENV_WATCH, o->watch, 1);
+	setenv(ENV_SOURCE, o->source, 1);
 	if (o->no_follow)
-		setenv("WITCH_NO_FOLLOW", "1", 1);
+		setenv(ENV_NO_FOLLOW, "1", 1);
 	else
-		unsetenv("WITCH_NO_FOLLOW");
+		unsetenv(ENV_NO_FOLLOW);
 }
 
 /*

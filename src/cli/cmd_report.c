@@ -168,13 +168,13 @@ static int render(const struct report_opts *o, struct wr_report *r)
 /* A causal profile, or a directory of causal profiles and no *.witch ones. */
 static int causal_path(const char *path)
 {
-	return wc_path_is_causal(path) && !wc_dir_has_witch_profiles(path);
+	return rc_path_is_causal(path) && !rc_dir_has_witch_profiles(path);
 }
 
 static int causal_report(const struct report_opts *o)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
+	struct rc_profile p;
+	struct rc_analysis a;
 	char err[1024];
 	int ret = 0;
 
@@ -183,31 +183,31 @@ static int causal_report(const struct report_opts *o)
 	if (o->pid)
 		ret = fail("--pid applies to witch record profiles; a causal report merges all runs "
 			   "(name single causal.PID files to report fewer)");
-	else if (wc_load(&p, o->paths, o->npaths, err, sizeof(err)))
+	else if (rc_load(&p, o->paths, o->npaths, err, sizeof(err)))
 		ret = fail("%s", err);
-	else if (wc_analyze(&p, &a))
+	else if (rc_analyze(&p, &a))
 		ret = fail("out of memory");
-	else if (a.status == WC_NO_EXPERIMENTS)
+	else if (a.status == RC_NO_EXPERIMENTS)
 		ret = fail("no experiment finished in %zu run%s of %s: the program ended too soon "
 			   "(experiments last at least a few milliseconds each); run it on a longer "
 			   "input, or repeat runs into the same directory (they accumulate)",
 			   p.nruns, p.nruns == 1 ? "" : "s", o->paths[0]);
-	else if (a.status == WC_NO_PROGRESS)
-		ret = fail("%s", wc_guidance);
+	else if (a.status == RC_NO_PROGRESS)
+		ret = fail("%s", rc_guidance);
 	if (!ret) {
 		if (o->format != FORMAT_COZ)
-			wc_render_warnings(stderr, &p, &a);
+			rc_render_warnings(stderr, &p, &a);
 		if (o->format == FORMAT_COZ)
-			ret = wc_render_coz(stdout, &p);
+			ret = rc_render_coz(stdout, &p);
 		else if (o->format == FORMAT_JSON)
-			ret = wc_render_json(stdout, &p, &a, o->top);
+			ret = rc_render_json(stdout, &p, &a, o->top);
 		else
-			ret = wc_render_text(stdout, &p, &a, o->top);
+			ret = rc_render_text(stdout, &p, &a, o->top);
 		if (ret || fflush(stdout) || ferror(stdout))
 			ret = fail("cannot write the report: %s", strerror(errno));
 	}
-	wc_analysis_free(&a);
-	wc_profile_free(&p);
+	rc_analysis_free(&a);
+	rc_profile_free(&p);
 	return ret;
 }
 

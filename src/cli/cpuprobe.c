@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cpuprobe.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
 
 #define PROBE_BYTES 4096
 #define WATCH_AT 2048
@@ -48,12 +48,12 @@ int probe_string_hits(struct string_hits *r, char *err, size_t errlen)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_trap;
 	sa.sa_flags = SA_SIGINFO;
-	fd = wt_perf_breakpoint(HW_BREAKPOINT_W, watch, 8, 0);
+	fd = core_perf_breakpoint(HW_BREAKPOINT_W, watch, 8, 0);
 	if (fd < 0) {
 		snprintf(err, errlen, "no watchpoint to probe with (%s)", strerror(errno));
 		return -1;
 	}
-	if (sigaction(sig, &sa, &old) < 0 || wt_perf_route(fd, sig, (int)syscall(SYS_gettid)) < 0) {
+	if (sigaction(sig, &sa, &old) < 0 || core_perf_route(fd, sig, (int)syscall(SYS_gettid)) < 0) {
 		snprintf(err, errlen, "cannot route the watchpoint's signal (%s)", strerror(errno));
 		close(fd);
 		return -1;

@@ -10,6 +10,7 @@
 
 #include "cli/oneline.h"
 #include "cli/outdir.h"
+#include "core/contract.h"
 #include "profile/reader.h"
 
 static int ends_with(const char *s, const char *suffix)
@@ -27,7 +28,7 @@ int outdir_is_valgrind_log(const char *name)
 /* Files an earlier run left that must not be mistaken for this run's. */
 static int stale(const char *name)
 {
-	return ends_with(name, ".witch") || outdir_is_valgrind_log(name);
+	return ends_with(name, PROFILE_SUFFIX) || outdir_is_valgrind_log(name);
 }
 
 void outdir_remove(const char *dir, int (*match)(const char *name))
@@ -119,7 +120,7 @@ int outdir_count_profiles(const char *dir, uint64_t *unsampled)
 	if (unsampled)
 		*unsampled = 0;
 	while (d && (de = readdir(d))) {
-		if (!ends_with(de->d_name, ".witch"))
+		if (!ends_with(de->d_name, PROFILE_SUFFIX))
 			continue;
 		n++;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);

@@ -9,9 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "causal/uprobe.h"
 #include "cli/perfcheck.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
+#include "core/uprobe.h"
 
 int perf_paranoid(void)
 {
@@ -61,7 +61,7 @@ static int breakpoint_fires(void)
 {
 	static volatile long probe;
 	long count = 0;
-	int fd = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&probe, 8, 1), i;
+	int fd = core_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&probe, 8, 1), i;
 
 	if (fd < 0)
 		return -1;
@@ -79,7 +79,7 @@ int perf_debug_registers(char *err, size_t errlen)
 	int fds[8], n = 0, i, e = 0;
 
 	while (n < 8) {
-		fds[n] = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&target[n], 8, 0);
+		fds[n] = core_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&target[n], 8, 0);
 		if (fds[n] < 0) {
 			e = errno;
 			break;
@@ -128,12 +128,12 @@ int perf_memory_sampling_ok(int want_store, uint64_t period, char *err, size_t e
 	char why[512];
 	int fd, e;
 
-	if (wt_perf_memory_attr(&a, wt_cpu_vendor(), NULL, want_store, period, why,
+	if (core_perf_memory_attr(&a, core_cpu_vendor(), NULL, want_store, period, why,
 				sizeof(why)) < 0) {
 		snprintf(err, errlen, "no precise memory sampling here (%s)", why);
 		return -1;
 	}
-	fd = wt_perf_memory_open(&a);
+	fd = core_perf_memory_open(&a);
 	e = errno;
 	if (fd >= 0) {
 		close(fd);
@@ -148,7 +148,7 @@ int perf_memory_sampling_ok(int want_store, uint64_t period, char *err, size_t e
 
 int perf_task_clock_ok(char *err, size_t errlen)
 {
-	int fd = wt_perf_task_clock(1000000), e = errno;
+	int fd = core_perf_task_clock(1000000), e = errno;
 
 	if (fd >= 0) {
 		close(fd);
@@ -194,12 +194,12 @@ int perf_uprobes_ok(char *err, size_t errlen)
 	uint64_t count = 0;
 	int fd, i;
 
-	if (wc_uprobe_type() < 0) {
+	if (core_uprobe_type() < 0) {
 		snprintf(err, errlen, "this kernel has no uprobe perf events (no "
 				      "/sys/bus/event_source/devices/uprobe: CONFIG_UPROBE_EVENTS is off)");
 		return -1;
 	}
-	fd = wc_uprobe_open((uintptr_t)probed, path, sizeof(path));
+	fd = core_uprobe_open((uintptr_t)probed, path, sizeof(path));
 	if (fd < 0) {
 		explain_uprobe_failure(errno, err, errlen);
 		return -1;

@@ -18,22 +18,13 @@
  * non-temporal threshold elsewhere (Valgrind's CPU), so on AMD the
  * non-temporal threshold is set to the host's L2 size to make them agree.
  */
-#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/tunables.h"
-
-static int host_is_amd(void)
-{
-	unsigned a, b, c, d;
-
-	if (!__get_cpuid(0, &a, &b, &c, &d))
-		return 0;
-	return b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;	/* AuthenticAMD */
-}
+#include "core/perf.h"
 
 int glibc_tunables(char *buf, size_t cap)
 {
@@ -41,7 +32,7 @@ int glibc_tunables(char *buf, size_t cap)
 	long nt = 0x200000;
 	int n;
 
-	if (host_is_amd() && l2 >= 0x10000 && l2 <= 0x4000000)
+	if (core_cpu_vendor() == CORE_CPU_AMD && l2 >= 0x10000 && l2 <= 0x4000000)
 		nt = l2;
 	n = snprintf(buf, cap,
 		     "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD,"

@@ -11,8 +11,8 @@
  * the reader allocate more than the file's size justifies.
  */
 #include "profile/reader.h"
-#include "profile/escape.h"
-#include "profile/writer.h"
+#include "core/contract.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -253,7 +253,7 @@ static int string(struct parser *ps, char *s, char **out, const char *what)
 		if (*c < 0x21 || *c >= 0x7f)
 			return fail(ps, "%s contains the raw byte 0x%02x, which "
 				    "the writer escapes", what, *c);
-	if (wp_unescape(s))
+	if (core_unescape(s))
 		return fail(ps, "%s '%s' has a malformed %%XX escape", what,
 			    quote(ps, s));
 	*out = strdup(s);
@@ -314,9 +314,9 @@ static int parse_spread(struct parser *ps, char **f, const struct keyword *kw)
 {
 	if (number(ps, f[1], &ps->p->spread, kw->name))
 		return -1;
-	if (ps->p->spread < 1 || ps->p->spread > WP_MAX_SPREAD)
+	if (ps->p->spread < 1 || ps->p->spread > RECORD_MAX_SPREAD)
 		return fail(ps, "spread %s: a sample stands for one of 1 to %d accesses",
-			    quote(ps, f[1]), WP_MAX_SPREAD);
+			    quote(ps, f[1]), RECORD_MAX_SPREAD);
 	return 0;
 }
 
@@ -326,9 +326,9 @@ static int parse_reach(struct parser *ps, char **f, const struct keyword *kw)
 {
 	if (number(ps, f[1], &ps->p->reach, kw->name))
 		return -1;
-	if (ps->p->reach > WP_MAX_REACH)
+	if (ps->p->reach > RECORD_MAX_REACH)
 		return fail(ps, "reach %s: a sample looks at most %d instructions ahead",
-			    quote(ps, f[1]), WP_MAX_REACH);
+			    quote(ps, f[1]), RECORD_MAX_REACH);
 	return 0;
 }
 

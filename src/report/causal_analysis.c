@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char wc_guidance[] =
+const char rc_guidance[] =
 	"no progress point was reached, so no speedup can be measured: mark the end of each "
 	"unit of work with COZ_PROGRESS (#include <coz.h> or <witch.h>), or run witch causal "
 	"--progress=FILE:LINE on a line that runs once per unit of work, or --end-to-end to "
@@ -30,7 +30,7 @@ struct accs {
 	struct wr_map map;
 };
 
-double wc_littles_latency(double in_flight, uint64_t arrivals, uint64_t duration_ns)
+double rc_littles_latency(double in_flight, uint64_t arrivals, uint64_t duration_ns)
 {
 	if (!arrivals || !duration_ns || !(in_flight > 0))
 		return -1;
@@ -38,7 +38,7 @@ double wc_littles_latency(double in_flight, uint64_t arrivals, uint64_t duration
 	return in_flight * (double)duration_ns / (double)arrivals;
 }
 
-double wc_phase_factor(uint64_t t_obs, uint64_t s_obs, uint64_t s, uint64_t T)
+double rc_phase_factor(uint64_t t_obs, uint64_t s_obs, uint64_t s, uint64_t T)
 {
 	double f;
 
@@ -49,7 +49,7 @@ double wc_phase_factor(uint64_t t_obs, uint64_t s_obs, uint64_t s, uint64_t T)
 	return f > 1 ? 1 : f;
 }
 
-int wc_regress(const double *x, const double *y, size_t n, double *a, double *b, double *se)
+int rc_regress(const double *x, const double *y, size_t n, double *a, double *b, double *se)
 {
 	double mx = 0, my = 0, sxx = 0, sxy = 0, ssr = 0;
 	size_t i;
@@ -101,7 +101,7 @@ static struct acc *bucket(struct accs *s, uint32_t line, uint32_t point, int lat
 	return &s->a[s->n++];
 }
 
-static void add_obs(struct acc *b, const struct wc_exp *e, const struct wc_obs *o)
+static void add_obs(struct acc *b, const struct rc_exp *e, const struct rc_obs *o)
 {
 	b->duration += e->duration;
 	b->experiments++;
@@ -118,7 +118,7 @@ static double measure(const struct acc *b)
 		return -1;
 	if (!b->latency)
 		return b->delta ? (double)b->duration / (double)b->delta : -1;
-	return wc_littles_latency(b->in_flight_ns / (double)b->duration, b->arrivals, b->duration);
+	return rc_littles_latency(b->in_flight_ns / (double)b->duration, b->arrivals, b->duration);
 }
 
 static int cmp_acc(const void *x, const void *y)
@@ -137,7 +137,7 @@ static int cmp_acc(const void *x, const void *y)
 /* Best first: curves with enough points, by slope; then the thin ones. */
 static int cmp_curve(const void *x, const void *y)
 {
-	const struct wc_curve *a = x, *b = y;
+	const struct rc_curve *a = x, *b = y;
 	double sa = a->has_slope ? a->slope : -INFINITY, sb = b->has_slope ? b->slope : -INFINITY;
 
 	if (a->thin != b->thin)
@@ -153,7 +153,7 @@ struct line_phase {
 	uint64_t t_obs, s_obs, s;
 };
 
-static int end_to_end_point(const struct wc_profile *p, uint32_t point)
+static int end_to_end_point(const struct rc_profile *p, uint32_t point)
 {
 	size_t i;
 
@@ -165,18 +165,18 @@ static int end_to_end_point(const struct wc_profile *p, uint32_t point)
 	return 0;
 }
 
-static int summarize_points(const struct wc_profile *p, struct wc_analysis *a)
+static int summarize_points(const struct rc_profile *p, struct rc_analysis *a)
 {
 	size_t i, j;
 
 	for (i = 0; i < p->nobs; i++) {
-		const struct wc_obs *o = &p->obs[i];
+		const struct rc_obs *o = &p->obs[i];
 
 		for (j = 0; j < a->npoints; j++)
 			if (a->points[j].name == o->point && a->points[j].latency == o->latency)
 				break;
 		if (j == a->npoints) {
-			struct wc_point_summary *ps =
+			struct rc_point_summary *ps =
 				realloc(a->points, (a->npoints + 1) * sizeof(*ps));
 
 			if (!ps)
@@ -194,11 +194,11 @@ static int summarize_points(const struct wc_profile *p, struct wc_analysis *a)
 }
 
 /* Build the curve of the sorted buckets b[0..n) of one (line, point, kind). */
-static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const struct acc *b,
+static int build_curve(const struct rc_profile *p, struct rc_analysis *a, const struct acc *b,
 		       size_t n, const struct accs *all, const struct line_phase *ph,
 		       uint64_t total_T)
 {
-	struct wc_curve c;
+	struct rc_curve c;
 	struct acc pooled;
 	double base = -1, *x, *y, ic, sl, se;
 	size_t i, k;
@@ -209,7 +209,7 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 	c.latency = b[0].latency;
 	if (b[0].speedup == 0)
 		base = measure(&b[0]);
-	c.baseline = WC_BASE_LINE;
+	c.baseline = RC_BASE_LINE;
 	if (!(base > 0)) {
 		memset(&pooled, 0, sizeof(pooled));
 		pooled.latency = c.latency;
@@ -224,7 +224,7 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 			pooled.in_flight_ns += o->in_flight_ns;
 		}
 		base = measure(&pooled);
-		c.baseline = WC_BASE_POOLED;
+		c.baseline = RC_BASE_POOLED;
 	}
 	if (!(base > 0)) {
 		a->nnobase++;
@@ -237,7 +237,7 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 			c.local = 0;
 	c.correction = 1;
 	if (!end_to_end_point(p, c.point)) {
-		double f = wc_phase_factor(ph->t_obs, ph->s_obs, ph->s, total_T);
+		double f = rc_phase_factor(ph->t_obs, ph->s_obs, ph->s, total_T);
 
 		if (f > 0) {
 			c.correction = f;
@@ -274,7 +274,7 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 		k++;
 	}
 	c.npts = k;
-	if (!wc_regress(x, y, k, &ic, &sl, &se)) {
+	if (!rc_regress(x, y, k, &ic, &sl, &se)) {
 		c.has_slope = 1;
 		c.slope = sl;
 		c.intercept = ic;
@@ -288,9 +288,9 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 		a->nnobase++;
 		return 0;
 	}
-	c.thin = k < WC_MIN_SPEEDUPS;
+	c.thin = k < RC_MIN_SPEEDUPS;
 	a->nthin += (size_t)c.thin;
-	a->npooled += c.baseline == WC_BASE_POOLED;
+	a->npooled += c.baseline == RC_BASE_POOLED;
 	if (wr_grow((void **)&a->curves, &a->cap_curves, a->ncurves + 1, sizeof(*a->curves))) {
 		free(c.pts);
 		return -1;
@@ -300,7 +300,7 @@ static int build_curve(const struct wc_profile *p, struct wc_analysis *a, const 
 }
 
 /* Visits of throughput `point` in experiment e, -1 if it was not observed. */
-static int64_t visits(const struct wc_profile *p, const struct wc_exp *e, uint32_t point)
+static int64_t visits(const struct rc_profile *p, const struct rc_exp *e, uint32_t point)
 {
 	size_t j;
 
@@ -311,15 +311,15 @@ static int64_t visits(const struct wc_profile *p, const struct wc_exp *e, uint32
 }
 
 /* From experiment i, walking by `step` (+1 or -1) within its run, add the
- * durations and visits of up to WC_LOCAL_BASELINES 0 % experiments. */
-static void add_neighbours(const struct wc_profile *p, size_t i, int step, uint32_t point,
+ * durations and visits of up to RC_LOCAL_BASELINES 0 % experiments. */
+static void add_neighbours(const struct rc_profile *p, size_t i, int step, uint32_t point,
 			   uint64_t *dur, uint64_t *vis)
 {
 	size_t k = i;
 	int found = 0;
 
-	while (found < WC_LOCAL_BASELINES && (step < 0 ? k > 0 : k + 1 < p->nexps)) {
-		const struct wc_exp *e = &p->exps[k = k + step];
+	while (found < RC_LOCAL_BASELINES && (step < 0 ? k > 0 : k + 1 < p->nexps)) {
+		const struct rc_exp *e = &p->exps[k = k + step];
 		int64_t v;
 
 		if (e->run != p->exps[i].run)
@@ -334,13 +334,13 @@ static void add_neighbours(const struct wc_profile *p, size_t i, int step, uint3
 
 /*
  * The period of `point` (ns per visit) without any speedup, around the
- * time of experiment i: from the WC_LOCAL_BASELINES nearest 0 % experiments
+ * time of experiment i: from the RC_LOCAL_BASELINES nearest 0 % experiments
  * of the same run before it and as many after, whatever their line. The
  * machine's speed drifts (on a VM one core may run a third slower for
  * seconds); against baselines pooled over the whole run that drift is
  * noise in every point, against the neighbours mostly not. -1 if none.
  */
-static double local_period(const struct wc_profile *p, size_t i, uint32_t point)
+static double local_period(const struct rc_profile *p, size_t i, uint32_t point)
 {
 	uint64_t dur = 0, vis = 0;
 
@@ -349,7 +349,7 @@ static double local_period(const struct wc_profile *p, size_t i, uint32_t point)
 	return vis ? (double)dur / (double)vis : -1;
 }
 
-int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
+int rc_analyze(const struct rc_profile *p, struct rc_analysis *a)
 {
 	struct accs s;
 	struct line_phase *ph;
@@ -363,7 +363,7 @@ int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
 	if (!ph)
 		return -1;
 	for (i = 0; i < p->nruns; i++) {
-		const struct wc_run *r = &p->runs[i];
+		const struct rc_run *r = &p->runs[i];
 
 		a->nincomplete += !r->has_end || !r->complete;
 		/* s and T from the same runs: those that wrote both. */
@@ -374,7 +374,7 @@ int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
 			ph[p->samples[j].line].s += p->samples[j].count;
 	}
 	for (i = 0; i < p->nexps; i++) {
-		const struct wc_exp *e = &p->exps[i];
+		const struct rc_exp *e = &p->exps[i];
 
 		a->nexps++;
 		a->exp_ns += e->duration;
@@ -400,12 +400,12 @@ int wc_analyze(const struct wc_profile *p, struct wc_analysis *a)
 	}
 	if (summarize_points(p, a))
 		goto out;
-	a->status = WC_NO_PROGRESS;
+	a->status = RC_NO_PROGRESS;
 	for (i = 0; i < a->npoints; i++)
 		if (a->points[i].visits || a->points[i].departures)
-			a->status = WC_OK;
+			a->status = RC_OK;
 	if (!a->nexps)
-		a->status = WC_NO_EXPERIMENTS;
+		a->status = RC_NO_EXPERIMENTS;
 	if (s.n)
 		qsort(s.a, s.n, sizeof(*s.a), cmp_acc);
 	/* The map's indices are stale after sorting; only s.a is used now. */
@@ -428,7 +428,7 @@ out:
 	return ret;
 }
 
-void wc_analysis_free(struct wc_analysis *a)
+void rc_analysis_free(struct rc_analysis *a)
 {
 	size_t i;
 

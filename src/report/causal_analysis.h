@@ -29,7 +29,7 @@
  * A least-squares line through the (line speedup, program speedup) points
  * gives the slope and its standard error. Impact is the slope: the
  * program speedup per unit of line speedup (COZ §2 ranks by it). Curves
- * with fewer than WC_MIN_SPEEDUPS line speedups are "thin" and ranked
+ * with fewer than RC_MIN_SPEEDUPS line speedups are "thin" and ranked
  * after all others.
  */
 #ifndef WITCH_CAUSAL_ANALYSIS_H
@@ -40,57 +40,57 @@
 
 #include "report/causal_profile.h"
 
-#define WC_MIN_SPEEDUPS 5
+#define RC_MIN_SPEEDUPS 5
 /* Throughput points: each sped-up experiment is held against the period of
  * this many 0 % experiments before it and as many after (local_period). */
-#define WC_LOCAL_BASELINES 3
+#define RC_LOCAL_BASELINES 3
 
-struct wc_cpoint {
+struct rc_cpoint {
 	double line_speedup;	/* 0..1 */
 	double program_speedup;	/* corrected; 0.1 = 10 % faster */
 	uint64_t experiments;
 	uint64_t duration;	/* ns */
 };
 
-enum wc_baseline { WC_BASE_LINE, WC_BASE_POOLED };
+enum rc_baseline { RC_BASE_LINE, RC_BASE_POOLED };
 
-struct wc_curve {
+struct rc_curve {
 	uint32_t line;		/* names id */
 	uint32_t point;		/* names id of the progress point */
 	int latency;
-	enum wc_baseline baseline;	/* where the 0 % experiments come from */
+	enum rc_baseline baseline;	/* where the 0 % experiments come from */
 	int local;		/* sped-up points priced at their neighbours in time */
 	double correction;	/* the Eq. 6 factor applied (1 when none) */
 	int corrected;		/* 0: no correction possible or needed */
-	struct wc_cpoint *pts;	/* by line speedup */
+	struct rc_cpoint *pts;	/* by line speedup */
 	size_t npts;
 	int has_slope;		/* npts >= 2 */
 	double slope, intercept;
 	int has_se;		/* npts >= 3 */
 	double slope_se;
 	double max_speedup;	/* largest program speedup of any point */
-	int thin;		/* npts < WC_MIN_SPEEDUPS */
+	int thin;		/* npts < RC_MIN_SPEEDUPS */
 	uint64_t experiments;
 };
 
-struct wc_point_summary {
+struct rc_point_summary {
 	uint32_t name;
 	int latency;
 	uint64_t visits;	/* throughput: delta; latency: arrivals (summed) */
 	uint64_t departures;
 };
 
-enum wc_status {
-	WC_OK,
-	WC_NO_EXPERIMENTS,	/* no experiment finished */
-	WC_NO_PROGRESS,		/* experiments, but no progress point was ever visited */
+enum rc_status {
+	RC_OK,
+	RC_NO_EXPERIMENTS,	/* no experiment finished */
+	RC_NO_PROGRESS,		/* experiments, but no progress point was ever visited */
 };
 
-struct wc_analysis {
-	enum wc_status status;
-	struct wc_point_summary *points;
+struct rc_analysis {
+	enum rc_status status;
+	struct rc_point_summary *points;
 	size_t npoints;
-	struct wc_curve *curves;	/* ranked, best first */
+	struct rc_curve *curves;	/* ranked, best first */
 	size_t ncurves, cap_curves;
 	size_t nexps;
 	uint64_t exp_ns;	/* effective duration of all experiments */
@@ -101,22 +101,22 @@ struct wc_analysis {
 };
 
 /* -1 when out of memory. */
-int wc_analyze(const struct wc_profile *p, struct wc_analysis *a);
-void wc_analysis_free(struct wc_analysis *a);
+int rc_analyze(const struct rc_profile *p, struct rc_analysis *a);
+void rc_analysis_free(struct rc_analysis *a);
 
 /* Little's law: mean latency W = L / lambda in ns, lambda = arrivals /
  * duration_ns; -1 when undefined (no arrivals, L <= 0). */
-double wc_littles_latency(double in_flight, uint64_t arrivals, uint64_t duration_ns);
+double rc_littles_latency(double in_flight, uint64_t arrivals, uint64_t duration_ns);
 
 /* COZ Eq. 6's factor t_obs / s_obs * s / T, clamped to (0, 1]; 0 when it
  * cannot be computed (no samples, no runtime). */
-double wc_phase_factor(uint64_t t_obs, uint64_t s_obs, uint64_t s, uint64_t T);
+double rc_phase_factor(uint64_t t_obs, uint64_t s_obs, uint64_t s, uint64_t T);
 
 /* Least squares y = a + b x over n points; returns 0 with b (and its
  * standard error when n >= 3, else se = -1), -1 when n < 2 or all x equal. */
-int wc_regress(const double *x, const double *y, size_t n, double *a, double *b, double *se);
+int rc_regress(const double *x, const double *y, size_t n, double *a, double *b, double *se);
 
 /* One line of guidance when no progress point was reached. */
-extern const char wc_guidance[];
+extern const char rc_guidance[];
 
 #endif

@@ -20,6 +20,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/contract.h"
+
+#define CAUSAL_PREFIX CAUSAL_PROFILE_STEM "."	/* causal.PID */
+
 #define MAX_FIELDS 32
 
 struct field {
@@ -36,12 +40,12 @@ struct rec {
 };
 
 struct ctx {
-	struct wc_profile *p;
+	struct rc_profile *p;
 	const char *file;
 	size_t lineno;
 	char *err;
 	size_t errlen;
-	struct wc_run *run;	/* the current run; re-fetched after growth */
+	struct rc_run *run;	/* the current run; re-fetched after growth */
 	size_t run_idx;
 	int in_exp;		/* an experiment was seen */
 	int ended;
@@ -131,7 +135,7 @@ static int get_name(struct ctx *c, struct rec *r, const char *key, uint32_t *out
 		return -1;
 	if (!f->vlen)
 		return bad(c, "empty %s=", key);
-	*out = wc_intern_n(&c->p->names, f->val, f->vlen);
+	*out = rc_intern_n(&c->p->names, f->val, f->vlen);
 	return *out == UINT32_MAX ? bad(c, "out of memory") : 0;
 }
 
@@ -168,10 +172,10 @@ static int split(struct ctx *c, const char *line, size_t len, struct rec *r)
 
 static int header(struct ctx *c, struct rec *r)
 {
-	struct wc_profile *p = c->p;
+	struct rc_profile *p = c->p;
 	const struct field *f;
 	uint64_t version, pid;
-	struct wc_run *run;
+	struct rc_run *run;
 
 	if (!kind_is(r, "witch-causal"))
 		return bad(c, "not a witch causal profile (it does not start with witch-causal)");
@@ -199,9 +203,9 @@ static int header(struct ctx *c, struct rec *r)
 
 static int experiment(struct ctx *c, struct rec *r)
 {
-	struct wc_profile *p = c->p;
+	struct rc_profile *p = c->p;
 	const struct field *f;
-	struct wc_exp e;
+	struct rc_exp e;
 	char buf[32], *end;
 	double v;
 
@@ -236,8 +240,8 @@ static int experiment(struct ctx *c, struct rec *r)
 
 static int observation(struct ctx *c, struct rec *r, int latency)
 {
-	struct wc_profile *p = c->p;
-	struct wc_obs o;
+	struct rc_profile *p = c->p;
+	struct rc_obs o;
 	size_t i;
 
 	if (!c->in_exp)
@@ -264,8 +268,8 @@ static int observation(struct ctx *c, struct rec *r, int latency)
 
 static int record(struct ctx *c, struct rec *r)
 {
-	struct wc_profile *p = c->p;
-	struct wc_run *run = &p->runs[c->run_idx];
+	struct rc_profile *p = c->p;
+	struct rc_run *run = &p->runs[c->run_idx];
 
 	/* Profiles may be concatenated (cat causal.* > all): a header after
 	 * an end record starts the next run. */
@@ -281,7 +285,7 @@ static int record(struct ctx *c, struct rec *r)
 	if (kind_is(r, "startup"))
 		return get_u64(c, r, "time", 1, &run->startup);
 	if (kind_is(r, "progress")) {
-		struct wc_decl d;
+		struct rc_decl d;
 
 		if (get_name(c, r, "name", &d.name) || get_name(c, r, "kind", &d.kind))
 			return -1;
@@ -298,7 +302,7 @@ static int record(struct ctx *c, struct rec *r)
 	if (kind_is(r, "latency-point"))
 		return observation(c, r, 1);
 	if (kind_is(r, "samples")) {
-		struct wc_sample s;
+		struct rc_sample s;
 
 		if (get_name(c, r, "location", &s.line) || get_u64(c, r, "count", 1, &s.count))
 			return -1;
@@ -347,7 +351,7 @@ static int record(struct ctx *c, struct rec *r)
 	return 0;
 }
 
-int wc_read_text(struct wc_profile *p, const char *text, size_t len, const char *file,
+int rc_read_text(struct rc_profile *p, const char *text, size_t len, const char *file,
 		 char *err, size_t errlen)
 {
 	struct ctx c;
@@ -430,7 +434,7 @@ static int read_whole(const char *path, char **text, size_t *len, char *err, siz
 	return 0;
 }
 
-void wc_read_functions(struct wc_profile *p, const char *text, size_t len)
+void rc_read_functions(struct rc_profile *p, const char *text, size_t len)
 {
 	const char *line = text, *end = text + len;
 
@@ -454,8 +458,8 @@ void wc_read_functions(struct wc_profile *p, const char *text, size_t len)
 		if (nf != 4 || flen[0] != 4 || memcmp(f[0], "line", 4) ||
 		    (flen[3] == 1 && f[3][0] == '?'))
 			continue;
-		loc = wc_intern_n(&p->names, f[2], flen[2]);
-		fn = wc_intern_n(&p->names, f[3], flen[3]);
+		loc = rc_intern_n(&p->names, f[2], flen[2]);
+		fn = rc_intern_n(&p->names, f[3], flen[3]);
 		if (loc == UINT32_MAX || fn == UINT32_MAX)
 			continue;
 		if (loc >= p->cap_function) {
@@ -470,12 +474,12 @@ void wc_read_functions(struct wc_profile *p, const char *text, size_t len)
 	}
 }
 
-int wc_is_profile_name(const char *name)
+int rc_is_profile_name(const char *name)
 {
-	size_t i = 7;
+	size_t i = strlen(CAUSAL_PREFIX);
 
 	/* causal.PID, and causal.PID.N for the images an exec replaced it with. */
-	if (strncmp(name, "causal.", 7))
+	if (strncmp(name, CAUSAL_PREFIX, i))
 		return 0;
 	for (;;) {
 		if (!isdigit((unsigned char)name[i]))
@@ -496,7 +500,9 @@ static int is_tmp_name(const char *name)
 
 	if (name[0] == '.')
 		name++, n--;
-	return !strncmp(name, "causal.", 7) && n > 11 && !strcmp(name + n - 4, ".tmp");
+	return !strncmp(name, CAUSAL_PREFIX, strlen(CAUSAL_PREFIX)) &&
+	       n > strlen(CAUSAL_PREFIX) + strlen(PROFILE_TMP_SUFFIX) &&
+	       !strcmp(name + n - strlen(PROFILE_TMP_SUFFIX), PROFILE_TMP_SUFFIX);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -521,20 +527,20 @@ static int dir_has(const char *path, int (*match)(const char *))
 
 static int witch_name(const char *name)
 {
-	return ends_with(name, ".witch");
+	return ends_with(name, PROFILE_SUFFIX);
 }
 
 static int causal_or_tmp(const char *name)
 {
-	return wc_is_profile_name(name) || is_tmp_name(name);
+	return rc_is_profile_name(name) || is_tmp_name(name);
 }
 
-int wc_dir_has_witch_profiles(const char *path)
+int rc_dir_has_witch_profiles(const char *path)
 {
 	return dir_has(path, witch_name);
 }
 
-int wc_path_is_causal(const char *path)
+int rc_path_is_causal(const char *path)
 {
 	struct stat st;
 	const char *base = strrchr(path, '/');
@@ -546,7 +552,7 @@ int wc_path_is_causal(const char *path)
 		return 0;
 	if (S_ISDIR(st.st_mode))
 		return dir_has(path, causal_or_tmp);
-	if (wc_is_profile_name(base ? base + 1 : path))
+	if (rc_is_profile_name(base ? base + 1 : path))
 		return 1;
 	f = fopen(path, "rb");
 	if (!f)
@@ -557,19 +563,19 @@ int wc_path_is_causal(const char *path)
 }
 
 /* Function names from the line table in dir, when there is one. */
-static void load_functions(struct wc_profile *p, const char *dir)
+static void load_functions(struct rc_profile *p, const char *dir)
 {
 	char path[PATH_MAX + 32], err[64], *text;
 	size_t len;
 
-	snprintf(path, sizeof(path), "%s/.causal-lines", dir);
+	snprintf(path, sizeof(path), "%s/" CAUSAL_LINES_FILE, dir);
 	if (read_whole(path, &text, &len, err, sizeof(err)))
 		return;
-	wc_read_functions(p, text, len);
+	rc_read_functions(p, text, len);
 	free(text);
 }
 
-static int load_file(struct wc_profile *p, const char *path, char *err, size_t errlen)
+static int load_file(struct rc_profile *p, const char *path, char *err, size_t errlen)
 {
 	char *text, dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -578,7 +584,7 @@ static int load_file(struct wc_profile *p, const char *path, char *err, size_t e
 
 	if (read_whole(path, &text, &len, err, errlen))
 		return -1;
-	ret = wc_read_text(p, text, len, path, err, errlen);
+	ret = rc_read_text(p, text, len, path, err, errlen);
 	free(text);
 	if (!ret) {
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
@@ -593,7 +599,7 @@ static int cmp_names(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_dir(struct wc_profile *p, const char *dir, char *err, size_t errlen)
+static int load_dir(struct rc_profile *p, const char *dir, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -608,7 +614,7 @@ static int load_dir(struct wc_profile *p, const char *dir, char *err, size_t err
 	while ((de = readdir(d))) {
 		if (is_tmp_name(de->d_name))
 			p->ntmp++;
-		if (!wc_is_profile_name(de->d_name))
+		if (!rc_is_profile_name(de->d_name))
 			continue;
 		if (wr_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
 		    asprintf(&path, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", de->d_name) < 0) {
@@ -633,7 +639,7 @@ static int load_dir(struct wc_profile *p, const char *dir, char *err, size_t err
 	return ret;
 }
 
-int wc_load(struct wc_profile *p, char *const *paths, int npaths, char *err, size_t errlen)
+int rc_load(struct rc_profile *p, char *const *paths, int npaths, char *err, size_t errlen)
 {
 	int i;
 
@@ -651,14 +657,14 @@ int wc_load(struct wc_profile *p, char *const *paths, int npaths, char *err, siz
 	return 0;
 }
 
-const char *wc_function(const struct wc_profile *p, uint32_t loc)
+const char *rc_function(const struct rc_profile *p, uint32_t loc)
 {
 	if (loc >= p->cap_function || p->function[loc] == UINT32_MAX)
 		return NULL;
 	return p->names.strs[p->function[loc]];
 }
 
-void wc_profile_free(struct wc_profile *p)
+void rc_profile_free(struct rc_profile *p)
 {
 	size_t i;
 
@@ -673,6 +679,6 @@ void wc_profile_free(struct wc_profile *p)
 	free(p->samples);
 	free(p->decls);
 	free(p->function);
-	wc_strtab_free(&p->names);
+	rc_strtab_free(&p->names);
 	memset(p, 0, sizeof(*p));
 }

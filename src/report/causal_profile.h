@@ -12,7 +12,7 @@
 #include "report/causal_strtab.h"
 
 /* A progress point's observation during one experiment. */
-struct wc_obs {
+struct rc_obs {
 	uint32_t point;		/* into names */
 	int latency;		/* 0: throughput-point, 1: latency-point */
 	uint64_t delta;		/* throughput: visits during the experiment */
@@ -20,7 +20,7 @@ struct wc_obs {
 	int64_t difference;	/* latency: requests in flight at the experiment's end */
 };
 
-struct wc_exp {
+struct rc_exp {
 	uint32_t run;
 	uint32_t line;		/* into names: "file.c:17" */
 	uint32_t speedup;	/* per mille, 0..1000 */
@@ -32,17 +32,17 @@ struct wc_exp {
 	size_t obs, nobs;	/* into obs */
 };
 
-struct wc_sample {
+struct rc_sample {
 	uint32_t line;		/* into names */
 	uint64_t count;
 };
 
-struct wc_decl {
+struct rc_decl {
 	uint32_t name;		/* into names */
 	uint32_t kind;		/* into names: "throughput", "begin", ... */
 };
 
-struct wc_run {
+struct rc_run {
 	char *file;
 	uint64_t pid;
 	char *command;
@@ -58,17 +58,17 @@ struct wc_run {
 	size_t decl, ndecl;	/* into decls */
 };
 
-struct wc_profile {
-	struct wc_strtab names;
-	struct wc_run *runs;
+struct rc_profile {
+	struct rc_strtab names;
+	struct rc_run *runs;
 	size_t nruns, cap_runs;
-	struct wc_exp *exps;
+	struct rc_exp *exps;
 	size_t nexps, cap_exps;
-	struct wc_obs *obs;
+	struct rc_obs *obs;
 	size_t nobs, cap_obs;
-	struct wc_sample *samples;
+	struct rc_sample *samples;
 	size_t nsamples, cap_samples;
-	struct wc_decl *decls;
+	struct rc_decl *decls;
 	size_t ndecls, cap_decls;
 	uint32_t *function;	/* per names id: function name id, UINT32_MAX unknown */
 	size_t cap_function;
@@ -79,30 +79,30 @@ struct wc_profile {
  * Parse one profile's text and merge it. file names the profile in
  * messages. -1 with "FILE:LINE: reason" in err.
  */
-int wc_read_text(struct wc_profile *p, const char *text, size_t len, const char *file,
+int rc_read_text(struct rc_profile *p, const char *text, size_t len, const char *file,
 		 char *err, size_t errlen);
 
-/* Read a file (wc_read_text) or every causal.PID of a directory. The
+/* Read a file (rc_read_text) or every causal.PID of a directory. The
  * functions of the lines come from .causal-lines beside the profiles. */
-int wc_load(struct wc_profile *p, char *const *paths, int npaths, char *err, size_t errlen);
+int rc_load(struct rc_profile *p, char *const *paths, int npaths, char *err, size_t errlen);
 
 /* Parse a line table's `line` records for function names (lenient: it is
  * only decoration). */
-void wc_read_functions(struct wc_profile *p, const char *text, size_t len);
+void rc_read_functions(struct rc_profile *p, const char *text, size_t len);
 
 /* Whether a directory entry name is a causal profile: causal.PID or
  * causal.PID.N (the Nth image exec put in that process). */
-int wc_is_profile_name(const char *name);
+int rc_is_profile_name(const char *name);
 
 /* 1 when path is a causal profile or a directory holding one, 0 when not. */
-int wc_path_is_causal(const char *path);
+int rc_path_is_causal(const char *path);
 
 /* 1 when path is a directory holding witch record profiles (*.witch). */
-int wc_dir_has_witch_profiles(const char *path);
+int rc_dir_has_witch_profiles(const char *path);
 
 /* The function holding a line (names id), or NULL when unknown. */
-const char *wc_function(const struct wc_profile *p, uint32_t loc);
+const char *rc_function(const struct rc_profile *p, uint32_t loc);
 
-void wc_profile_free(struct wc_profile *p);
+void rc_profile_free(struct rc_profile *p);
 
 #endif

@@ -12,7 +12,7 @@
 #define PLOT_W 21		/* one column per 5 % of line speedup */
 #define PLOT_H 7
 
-static const char *name(const struct wc_profile *p, uint32_t id)
+static const char *name(const struct rc_profile *p, uint32_t id)
 {
 	return p->names.strs[id];
 }
@@ -24,7 +24,7 @@ static void put_text(FILE *out, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
 }
 
-static size_t warnings(const struct wc_profile *p, const struct wc_analysis *a, char w[][256],
+static size_t warnings(const struct rc_profile *p, const struct rc_analysis *a, char w[][256],
 		       size_t max)
 {
 	size_t n = 0;
@@ -36,7 +36,7 @@ static size_t warnings(const struct wc_profile *p, const struct wc_analysis *a, 
 	if (a->nthin && n < max)
 		snprintf(w[n++], 256, "%zu of %zu lines have fewer than %d line speedups measured "
 			 "(marked thin, ranked last): run longer, or repeat runs into the same "
-			 "directory (they accumulate)", a->nthin, a->ncurves, WC_MIN_SPEEDUPS);
+			 "directory (they accumulate)", a->nthin, a->ncurves, RC_MIN_SPEEDUPS);
 	if (a->nthin && n < max) {
 		uint64_t held = 0, wall = 0;
 		size_t i;
@@ -63,7 +63,7 @@ static size_t warnings(const struct wc_profile *p, const struct wc_analysis *a, 
 	return n;
 }
 
-void wc_render_warnings(FILE *out, const struct wc_profile *p, const struct wc_analysis *a)
+void rc_render_warnings(FILE *out, const struct rc_profile *p, const struct rc_analysis *a)
 {
 	char w[8][256];
 	size_t i, n = warnings(p, a, w, 8);
@@ -72,7 +72,7 @@ void wc_render_warnings(FILE *out, const struct wc_profile *p, const struct wc_a
 		fprintf(out, "witch report: warning: %s\n", w[i]);
 }
 
-static const char *point_kind(const struct wc_profile *p, uint32_t point, int latency)
+static const char *point_kind(const struct rc_profile *p, uint32_t point, int latency)
 {
 	size_t i;
 
@@ -92,7 +92,7 @@ static int row_of(double y, double lo, double hi)
 	return r < 0 ? 0 : r > PLOT_H - 1 ? PLOT_H - 1 : r;
 }
 
-static void plot(FILE *out, const struct wc_curve *c)
+static void plot(FILE *out, const struct rc_curve *c)
 {
 	char grid[PLOT_H][PLOT_W + 1];
 	double lo = 0, hi = 0;
@@ -137,10 +137,10 @@ static void plot(FILE *out, const struct wc_curve *c)
 	fprintf(out, "    %7s  0%%       50%%      100%%  line speedup (*: measured, .: fit)\n", "");
 }
 
-static void curve_text(FILE *out, const struct wc_profile *p, const struct wc_curve *c,
+static void curve_text(FILE *out, const struct rc_profile *p, const struct rc_curve *c,
 		       size_t rank)
 {
-	const char *fn = wc_function(p, c->line);
+	const char *fn = rc_function(p, c->line);
 	size_t i, col;
 
 	fprintf(out, "#%zu  ", rank);
@@ -162,7 +162,7 @@ static void curve_text(FILE *out, const struct wc_profile *p, const struct wc_cu
 	fprintf(out, "); best measured %+.1f%%\n", c->max_speedup * 100);
 	fprintf(out, "    %zu line speedups, %llu experiments; baseline: %s%s; phase correction ",
 		c->npts, (unsigned long long)c->experiments,
-		c->baseline == WC_BASE_LINE ? "this line's 0% experiments"
+		c->baseline == RC_BASE_LINE ? "this line's 0% experiments"
 					    : "all lines' 0% experiments (pooled)",
 		c->local ? ", each point against those nearest in time" : "");
 	if (c->corrected)
@@ -185,7 +185,7 @@ static void curve_text(FILE *out, const struct wc_profile *p, const struct wc_cu
 	fputs("\n\n", out);
 }
 
-int wc_render_text(FILE *out, const struct wc_profile *p, const struct wc_analysis *a, size_t top)
+int rc_render_text(FILE *out, const struct rc_profile *p, const struct rc_analysis *a, size_t top)
 {
 	size_t i, n = top && top < a->ncurves ? top : a->ncurves;
 
@@ -194,7 +194,7 @@ int wc_render_text(FILE *out, const struct wc_profile *p, const struct wc_analys
 		a->nexps == 1 ? "" : "s", (double)a->exp_ns / 1e9);
 	fputs("progress points:\n", out);
 	for (i = 0; i < a->npoints; i++) {
-		const struct wc_point_summary *ps = &a->points[i];
+		const struct rc_point_summary *ps = &a->points[i];
 
 		fputs("  ", out);
 		put_text(out, name(p, ps->name));
@@ -221,7 +221,7 @@ static void key(FILE *out, const char *k)
 	fputc(':', out);
 }
 
-int wc_render_json(FILE *out, const struct wc_profile *p, const struct wc_analysis *a, size_t top)
+int rc_render_json(FILE *out, const struct rc_profile *p, const struct rc_analysis *a, size_t top)
 {
 	size_t i, j, n = top && top < a->ncurves ? top : a->ncurves, nw;
 	char w[8][256];
@@ -232,7 +232,7 @@ int wc_render_json(FILE *out, const struct wc_profile *p, const struct wc_analys
 	key(out, "progress_points");
 	fputc('[', out);
 	for (i = 0; i < a->npoints; i++) {
-		const struct wc_point_summary *ps = &a->points[i];
+		const struct rc_point_summary *ps = &a->points[i];
 
 		fputs(i ? ",{" : "{", out);
 		key(out, "name");
@@ -247,14 +247,14 @@ int wc_render_json(FILE *out, const struct wc_profile *p, const struct wc_analys
 	}
 	fputs("],\"lines\":[", out);
 	for (i = 0; i < n; i++) {
-		const struct wc_curve *c = &a->curves[i];
+		const struct rc_curve *c = &a->curves[i];
 
 		fputs(i ? ",{" : "{", out);
 		key(out, "location");
 		wr_json_string(out, name(p, c->line));
 		fputc(',', out);
 		key(out, "function");
-		wr_json_string(out, wc_function(p, c->line));
+		wr_json_string(out, rc_function(p, c->line));
 		fputc(',', out);
 		key(out, "progress_point");
 		wr_json_string(out, name(p, c->point));
@@ -269,7 +269,7 @@ int wc_render_json(FILE *out, const struct wc_profile *p, const struct wc_analys
 		fputs(",\"max_program_speedup\":", out);
 		wr_json_number(out, "%.6g", c->max_speedup);
 		fprintf(out, ",\"baseline\":\"%s\",\"local_baseline\":%s,\"phase_correction\":",
-			c->baseline == WC_BASE_LINE ? "line" : "pooled", c->local ? "true" : "false");
+			c->baseline == RC_BASE_LINE ? "line" : "pooled", c->local ? "true" : "false");
 		wr_json_number(out, "%.6g", c->corrected ? c->correction : NAN);
 		fprintf(out, ",\"thin\":%s,\"experiments\":%llu,\"points\":[", c->thin ? "true" : "false",
 			(unsigned long long)c->experiments);
@@ -302,16 +302,16 @@ static void coz_value(FILE *out, const char *s)
 		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, out);
 }
 
-int wc_render_coz(FILE *out, const struct wc_profile *p)
+int rc_render_coz(FILE *out, const struct rc_profile *p)
 {
 	size_t i, j, k;
 
 	for (i = 0; i < p->nruns; i++) {
-		const struct wc_run *r = &p->runs[i];
+		const struct rc_run *r = &p->runs[i];
 
 		fprintf(out, "startup\ttime=%llu\n", (unsigned long long)r->startup);
 		for (j = r->exp; j < r->exp + r->nexp; j++) {
-			const struct wc_exp *e = &p->exps[j];
+			const struct rc_exp *e = &p->exps[j];
 
 			fputs("experiment\tselected=", out);
 			coz_value(out, name(p, e->line));
@@ -320,7 +320,7 @@ int wc_render_coz(FILE *out, const struct wc_profile *p)
 				e->speedup / 1000.0, (unsigned long long)e->duration,
 				(unsigned long long)e->selected_samples);
 			for (k = e->obs; k < e->obs + e->nobs; k++) {
-				const struct wc_obs *o = &p->obs[k];
+				const struct rc_obs *o = &p->obs[k];
 
 				fputs(o->latency ? "latency-point\tname=" : "throughput-point\tname=", out);
 				coz_value(out, name(p, o->point));

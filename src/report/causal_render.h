@@ -8,19 +8,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct wc_profile;
-struct wc_analysis;
+struct rc_profile;
+struct rc_analysis;
 
 /* Warnings about thin or doubtful data, one line each, "witch report:
  * warning: " first; also listed in the JSON. */
-void wc_render_warnings(FILE *out, const struct wc_profile *p, const struct wc_analysis *a);
+void rc_render_warnings(FILE *out, const struct rc_profile *p, const struct rc_analysis *a);
 
 /* At most top curves (0: all). -1 on a write error. */
-int wc_render_text(FILE *out, const struct wc_profile *p, const struct wc_analysis *a, size_t top);
-int wc_render_json(FILE *out, const struct wc_profile *p, const struct wc_analysis *a, size_t top);
+int rc_render_text(FILE *out, const struct rc_profile *p, const struct rc_analysis *a, size_t top);
+int rc_render_json(FILE *out, const struct rc_profile *p, const struct rc_analysis *a, size_t top);
 
 /* coz's profile.coz records: startup, experiment, throughput-point,
  * latency-point, samples, runtime, each run in its file order. */
-int wc_render_coz(FILE *out, const struct wc_profile *p);
+int rc_render_coz(FILE *out, const struct rc_profile *p);
 
 #endif

@@ -18,7 +18,7 @@ static int same(const char *a, const char *s, size_t n)
 	return !strncmp(a, s, n) && a[n] == '\0';
 }
 
-static uint32_t lookup(const struct wc_strtab *t, const char *s, size_t n, size_t *slot)
+static uint32_t lookup(const struct rc_strtab *t, const char *s, size_t n, size_t *slot)
 {
 	size_t i;
 
@@ -31,7 +31,7 @@ static uint32_t lookup(const struct wc_strtab *t, const char *s, size_t n, size_
 	return UINT32_MAX;
 }
 
-static int rehash(struct wc_strtab *t)
+static int rehash(struct rc_strtab *t)
 {
 	size_t nslots = t->nslots ? t->nslots * 2 : 64, i, j;
 	uint32_t *slots = calloc(nslots, sizeof(*slots));
@@ -50,7 +50,7 @@ static int rehash(struct wc_strtab *t)
 	return 0;
 }
 
-uint32_t wc_intern_n(struct wc_strtab *t, const char *s, size_t n)
+uint32_t rc_intern_n(struct rc_strtab *t, const char *s, size_t n)
 {
 	size_t slot = 0;
 	uint32_t id;
@@ -82,19 +82,12 @@ uint32_t wc_intern_n(struct wc_strtab *t, const char *s, size_t n)
 	return (uint32_t)(t->n - 1);
 }
 
-uint32_t wc_intern(struct wc_strtab *t, const char *s)
+uint32_t rc_intern(struct rc_strtab *t, const char *s)
 {
-	return wc_intern_n(t, s, strlen(s));
+	return rc_intern_n(t, s, strlen(s));
 }
 
-uint32_t wc_strtab_find(const struct wc_strtab *t, const char *s)
-{
-	size_t slot;
-
-	return lookup(t, s, strlen(s), &slot);
-}
-
-void wc_strtab_free(struct wc_strtab *t)
+void rc_strtab_free(struct rc_strtab *t)
 {
 	size_t i;
 

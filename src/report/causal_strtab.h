@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct wc_strtab {
+struct rc_strtab {
 	char **strs;		/* by id */
 	size_t n, cap;
 	uint32_t *slots;	/* open addressing: id + 1, 0 = empty */
@@ -17,12 +17,9 @@ struct wc_strtab {
 };
 
 /* The id of s (n bytes), adding a copy when new; UINT32_MAX when out of memory. */
-uint32_t wc_intern_n(struct wc_strtab *t, const char *s, size_t n);
-uint32_t wc_intern(struct wc_strtab *t, const char *s);
+uint32_t rc_intern_n(struct rc_strtab *t, const char *s, size_t n);
+uint32_t rc_intern(struct rc_strtab *t, const char *s);
 
-/* The id of s, or UINT32_MAX when it was never interned. */
-uint32_t wc_strtab_find(const struct wc_strtab *t, const char *s);
-
-void wc_strtab_free(struct wc_strtab *t);
+void rc_strtab_free(struct rc_strtab *t);
 
 #endif

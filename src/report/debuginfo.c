@@ -12,6 +12,18 @@ static const Dwfl_Callbacks callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+static const Dwfl_Callbacks offline = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+Dwfl *wr_dwfl_offline(void)
+{
+	return dwfl_begin(&offline);
+}
+
 int wr_debuginfo(const char *path, char *where, size_t cap)
 {
 	Dwfl *dwfl = dwfl_begin(&callbacks);

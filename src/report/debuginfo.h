@@ -4,6 +4,7 @@
 #ifndef WITCH_DEBUGINFO_H
 #define WITCH_DEBUGINFO_H
 
+#include <elfutils/libdwfl.h>
 #include <stddef.h>
 
 /*
@@ -12,5 +13,10 @@
  * file. 0 when it has none; -1 when path is not an ELF file we can open.
  */
 int wr_debuginfo(const char *path, char *where, size_t cap);
+
+/* A libdwfl session for ELF files reported at their link-time addresses,
+ * their separate debug files found the standard way; NULL when out of
+ * memory. */
+Dwfl *wr_dwfl_offline(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include "report/causal_profile.h"
 #include "report/report.h"
 #include "profile/reader.h"
+#include "core/contract.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,8 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define SUFFIX		".witch"
-#define TMP_SUFFIX	".witch.tmp"
+#define SUFFIX		PROFILE_SUFFIX
+#define TMP_SUFFIX	PROFILE_SUFFIX PROFILE_TMP_SUFFIX
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -151,7 +152,7 @@ static int load_dir(struct wr_report *r, struct wr_map *seen, const char *dir,
 			 "killed while writing; re-run it", shown, ntmp,
 			 ntmp == 1 ? "" : "s");
 		ret = -1;
-	} else if (n == 0 && wc_path_is_causal(dir)) {
+	} else if (n == 0 && rc_path_is_causal(dir)) {
 		snprintf(err, errlen, "%s holds witch causal profiles, not witch record or "
 			 "witch spy ones; show them with `witch report %s`", shown, shown);
 		ret = -1;

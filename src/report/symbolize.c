@@ -11,6 +11,7 @@
  * Strings in frames point into libdw's data and live as long as the Dwfl,
  * that is, as long as the symbolizer.
  */
+#include "report/debuginfo.h"
 #include "report/grow.h"
 #include "report/symbolize.h"
 #include "report/report.h"
@@ -47,15 +48,6 @@ struct wr_symbolizer {
 	size_t npool, cap_pool;
 	struct wr_frame *out;	/* what wr_sym_context() returns */
 	size_t cap_out;
-};
-
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
 
 const char *wr_basename(const char *path)
@@ -128,7 +120,7 @@ static int is_pseudo(const char *path)
 
 static Dwfl_Module *open_elf(Dwfl **dwflp, const char *path)
 {
-	Dwfl *dwfl = dwfl_begin(&callbacks);
+	Dwfl *dwfl = wr_dwfl_offline();
 	Dwfl_Module *mod;
 
 	*dwflp = NULL;

@@ -1,9 +1,14 @@
+/*
+ * cct.c - the runtime's calling context trees (cct.h), hashed as the
+ * core hashes them (core/cct.h).
+ */
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/cct.h"
 #include "runtime/cct.h"
 
-#define NO_NODE 0xffffffffu
+#define NO_NODE CORE_NO_ID
 
 static void *reserve(size_t bytes)
 {
@@ -24,15 +29,6 @@ static uint32_t *hash_alloc(struct wt_cct *c, uint32_t slots)
 	c->hash_used += bytes;
 	memset(h, 0xff, bytes);
 	return h;
-}
-
-static inline uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL);
-
-	h ^= h >> 29;
-	h *= 0xBF58476D1CE4E5B9ULL;
-	return h ^ (h >> 32);
 }
 
 int wt_cct_init(struct wt_cct *c, uint32_t maxnodes, uint32_t maxpairs)
@@ -71,12 +67,12 @@ void wt_cct_release(struct wt_cct *c)
 
 static uint64_t node_key_hash(const struct wt_cct *c, uint32_t id)
 {
-	return mix(c->nodes[id].parent, c->nodes[id].pc);
+	return core_cct_hash(c->nodes[id].parent, c->nodes[id].pc);
 }
 
 static uint64_t pair_key_hash(const struct wt_cct *c, uint32_t id)
 {
-	return mix(c->pairs[id].watch, c->pairs[id].trap);
+	return core_cct_hash(c->pairs[id].watch, c->pairs[id].trap);
 }
 
 /* Double an open-addressing table of ids; returns 0 or -1 when out of room. */
@@ -88,13 +84,8 @@ static int grow(struct wt_cct *c, uint32_t **table, uint32_t *mask, uint32_t cou
 
 	if (!t)
 		return -1;
-	for (i = 0; i < count; i++) {
-		uint64_t h = hash(c, i) & nmask;
-
-		while (t[h] != NO_NODE)
-			h = (h + 1) & nmask;
-		t[h] = i;
-	}
+	for (i = 0; i < count; i++)
+		core_cct_place(t, nmask, hash(c, i), i);
 	*table = t;
 	*mask = nmask;
 	return 0;
@@ -102,14 +93,14 @@ static int grow(struct wt_cct *c, uint32_t **table, uint32_t *mask, uint32_t cou
 
 static uint32_t child(struct wt_cct *c, uint32_t parent, uintptr_t pc)
 {
-	uint64_t h;
+	uint32_t h;
 	uint32_t id;
 
-	if (c->nnodes * 2 > c->node_hash_mask &&
+	if (core_cct_full(c->nnodes, c->node_hash_mask) &&
 	    grow(c, &c->node_hash, &c->node_hash_mask, c->nnodes, node_key_hash) < 0)
 		return NO_NODE;
-	for (h = mix(parent, pc) & c->node_hash_mask; (id = c->node_hash[h]) != NO_NODE;
-	     h = (h + 1) & c->node_hash_mask)
+	for (h = core_cct_hash(parent, pc) & c->node_hash_mask; (id = c->node_hash[h]) != NO_NODE;
+	     h = core_cct_next(h, c->node_hash_mask))
 		if (c->nodes[id].parent == parent && c->nodes[id].pc == pc)
 			return id;
 	if (c->nnodes >= c->maxnodes)
@@ -151,17 +142,17 @@ uint32_t wt_cct_child(struct wt_cct *c, uint32_t parent, uintptr_t pc)
 
 struct wt_pair *wt_cct_pair(struct wt_cct *c, uint32_t watch, uint32_t trap)
 {
-	uint64_t h;
+	uint32_t h;
 	uint32_t id;
 	struct wt_pair *p;
 
-	if (c->npairs * 2 > c->pair_hash_mask &&
+	if (core_cct_full(c->npairs, c->pair_hash_mask) &&
 	    grow(c, &c->pair_hash, &c->pair_hash_mask, c->npairs, pair_key_hash) < 0) {
 		c->pairs_dropped++;
 		return NULL;
 	}
-	for (h = mix(watch, trap) & c->pair_hash_mask; (id = c->pair_hash[h]) != NO_NODE;
-	     h = (h + 1) & c->pair_hash_mask)
+	for (h = core_cct_hash(watch, trap) & c->pair_hash_mask; (id = c->pair_hash[h]) != NO_NODE;
+	     h = core_cct_next(h, c->pair_hash_mask))
 		if (c->pairs[id].watch == watch && c->pairs[id].trap == trap)
 			return &c->pairs[id];
 	if (c->npairs >= c->maxpairs) {

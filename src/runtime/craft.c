@@ -19,7 +19,7 @@
 
 #include "runtime/hit.h"
 #include "runtime/valuecmp.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 int wt_craft_wants_store(void)
 {

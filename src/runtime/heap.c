@@ -29,7 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

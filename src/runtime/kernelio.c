@@ -29,7 +29,7 @@
 #include <linux/perf_event.h>
 
 #include "runtime/hit.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define X86_TRAP_FLAG 0x100	/* EFLAGS.TF */
 

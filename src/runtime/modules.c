@@ -1,45 +1,17 @@
-#include <elf.h>
+/*
+ * modules.c - the ELF objects loaded in this process (modules.h).
+ */
 #include <link.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/buildid.h"
 #include "runtime/modules.h"
 
 struct scan {
 	struct wt_module *mods;
 	int n, max;
 };
-
-static void hex(char *dst, const unsigned char *src, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && i < 20; i++) {
-		dst[2 * i] = "0123456789abcdef"[src[i] >> 4];
-		dst[2 * i + 1] = "0123456789abcdef"[src[i] & 15];
-	}
-	dst[2 * i] = 0;
-}
-
-/* NT_GNU_BUILD_ID from a mapped PT_NOTE segment. */
-static void build_id(struct wt_module *m, const char *note, size_t size)
-{
-	size_t off = 0;
-
-	while (off + sizeof(ElfW(Nhdr)) <= size) {
-		const ElfW(Nhdr) *nh = (const void *)(note + off);
-		size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
-		const char *p = note + off + sizeof(*nh);
-
-		if (off + sizeof(*nh) + name + desc > size)
-			return;
-		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && !memcmp(p, "GNU", 4)) {
-			hex(m->build_id, (const unsigned char *)p + name, nh->n_descsz);
-			return;
-		}
-		off += sizeof(*nh) + name + desc;
-	}
-}
 
 static int one(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -69,7 +41,7 @@ static int one(struct dl_phdr_info *info, size_t size, void *data)
 			m->hi[m->nseg] = m->bias + ph->p_vaddr + ph->p_memsz;
 			m->nseg++;
 		} else if (ph->p_type == PT_NOTE && !m->build_id[0]) {
-			build_id(m, (const char *)(m->bias + ph->p_vaddr), ph->p_memsz);
+			core_build_id((const void *)(m->bias + ph->p_vaddr), ph->p_memsz, m->build_id);
 		}
 	}
 	if (m->nseg)

@@ -7,12 +7,14 @@
 
 #include <stdint.h>
 
+#include "core/buildid.h"
+
 #define WT_MAX_MODULES 512
 #define WT_MAX_SEGMENTS 16
 
 struct wt_module {
 	char path[512];
-	char build_id[41];	/* hex, "" if none */
+	char build_id[CORE_BUILD_ID_HEX];	/* "" if none */
 	uintptr_t bias;
 	int nseg;
 	uintptr_t lo[WT_MAX_SEGMENTS], hi[WT_MAX_SEGMENTS];

@@ -46,7 +46,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #ifndef PR_SET_SYSCALL_USER_DISPATCH
 #define PR_SET_SYSCALL_USER_DISPATCH 59

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define CODE_PAGE 4096UL	/* x86-64's smallest page: code is mapped by at least this */
 
@@ -35,11 +35,11 @@ int wt_pmu_start(struct wt_thread *t)
 	size_t bytes = ring_bytes();
 	void *ring;
 
-	t->pmu_fd = wt_perf_memory_open(&a);
+	t->pmu_fd = core_perf_memory_open(&a);
 	if (t->pmu_fd < 0)
 		return -1;
 	ring = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, t->pmu_fd, 0);
-	if (ring == MAP_FAILED || wt_perf_route(t->pmu_fd, wt_sig_sample, t->tid) < 0) {
+	if (ring == MAP_FAILED || core_perf_route(t->pmu_fd, wt_sig_sample, t->tid) < 0) {
 		if (ring != MAP_FAILED)
 			munmap(ring, bytes);
 		close(t->pmu_fd);

@@ -1,11 +1,11 @@
 /*
  * probe.c - from a timer sample to the access it stands for (see struct
- * wt_probe in witch.h). Runs in the sample and trap handlers.
+ * wt_probe in runtime.h). Runs in the sample and trap handlers.
  */
 #include <linux/hw_breakpoint.h>
 
 #include "runtime/hit.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define LOOKAHEAD_INSNS 64
 #define MAX_HOPS 8	/* jumps, calls, returns and breakpoints followed per sample */

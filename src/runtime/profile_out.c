@@ -1,41 +1,38 @@
 /*
- * profile_out.c - writes the process profile (docs/profile-format.md).
- * Everything comes from static or preallocated memory and goes out with
- * write(2), so a crash path can call it too.
+ * profile_out.c - writes the process profile (docs/profile-format.md):
+ * what goes in it; the core spells its lines (core/profile.h). Everything
+ * comes from static or preallocated memory and goes out with write(2), so
+ * a crash path can call it too.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "profile/writer.h"
+#include "core/clock.h"
+#include "core/contract.h"
+#include "core/outfile.h"
+#include "core/outname.h"
+#include "core/profile.h"
 #include "runtime/modules.h"
 #include "runtime/profile_out.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
-static struct wp_out out;
+static struct core_profile out;
+static char out_buf[1 << 16];
 static struct wt_module mods[WT_MAX_MODULES];
 static uint64_t start_ns;
 static int unsampled_threads;
 static char cmdline[1 << 16];
 static size_t cmdline_len;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void wt_profile_reset(void)
 {
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
-	start_ns = now_ns();
+	start_ns = core_clock_ns(CLOCK_REALTIME);
 	unsampled_threads = 0;
 	cmdline_len = 0;
 	if (fd < 0)
@@ -52,39 +49,13 @@ void wt_count_unsampled_thread(void)
 	__atomic_add_fetch(&unsampled_threads, 1, __ATOMIC_RELAXED);
 }
 
-static void kv(const char *key, const char *value)
-{
-	wp_put(&out, key);
-	wp_sp(&out);
-	wp_put(&out, value);
-	wp_endl(&out);
-}
-
-static void kv_u64(const char *key, uint64_t value)
-{
-	wp_put(&out, key);
-	wp_sp(&out);
-	wp_put_u64(&out, value);
-	wp_endl(&out);
-}
-
-static void stat_line(const char *name, uint64_t value)
-{
-	wp_put(&out, "stat ");
-	kv_u64(name, value);
-}
-
 static void write_args(void)
 {
 	size_t off = 0;
 	uint64_t i = 0;
 
 	while (off < cmdline_len) {
-		wp_put(&out, "arg ");
-		wp_put_u64(&out, i++);
-		wp_sp(&out);
-		wp_put_esc(&out, cmdline + off);
-		wp_endl(&out);
+		core_profile_arg(&out, i++, cmdline + off);
 		off += strlen(cmdline + off) + 1;
 	}
 }
@@ -117,17 +88,9 @@ static void write_modules(int nmods)
 	int m;
 
 	for (m = 0; m < nmods; m++) {
-		if (mods[m].id < 0)
-			continue;
-		wp_put(&out, "module ");
-		wp_put_u64(&out, (uint64_t)mods[m].id);
-		wp_sp(&out);
-		wp_put(&out, mods[m].build_id[0] ? mods[m].build_id : "-");
-		wp_sp(&out);
-		wp_put_hex(&out, mods[m].bias);
-		wp_sp(&out);
-		wp_put_esc(&out, mods[m].path);
-		wp_endl(&out);
+		if (mods[m].id >= 0)
+			core_profile_module(&out, mods[m].id, mods[m].build_id, mods[m].bias,
+					    mods[m].path);
 	}
 }
 
@@ -150,49 +113,49 @@ static void write_stats(void)
 		truncated += t->cct.frames_truncated;
 		pairs_dropped += t->cct.pairs_dropped;
 	}
-	stat_line("samples", sum.samples);
-	stat_line("samples_no_access", sum.samples_no_access);
-	stat_line("samples_out_of_reach", sum.samples_out_of_reach);
-	stat_line("samples_skipped_implicit", sum.samples_skipped_implicit);
-	stat_line("samples_reservoir_dropped", sum.samples_reservoir_dropped);
-	stat_line("samples_unwind_failed", sum.samples_unwind_failed);
-	stat_line("watchpoints_armed", sum.watchpoints_armed);
-	stat_line("probe_traps", sum.probe_traps);
-	stat_line("probes_missed", sum.probes_missed);
-	stat_line("traps", sum.traps);
-	stat_line("self_traps", sum.self_traps);
-	stat_line("traps_unresolved", sum.traps_unresolved);
-	stat_line("traps_lost", sum.traps_lost);
-	stat_line("stores_ignored", sum.stores_ignored);
-	stat_line("handler_ns", sum.handler_ns);
+	core_profile_stat(&out, "samples", sum.samples);
+	core_profile_stat(&out, "samples_no_access", sum.samples_no_access);
+	core_profile_stat(&out, "samples_out_of_reach", sum.samples_out_of_reach);
+	core_profile_stat(&out, "samples_skipped_implicit", sum.samples_skipped_implicit);
+	core_profile_stat(&out, "samples_reservoir_dropped", sum.samples_reservoir_dropped);
+	core_profile_stat(&out, "samples_unwind_failed", sum.samples_unwind_failed);
+	core_profile_stat(&out, "watchpoints_armed", sum.watchpoints_armed);
+	core_profile_stat(&out, "probe_traps", sum.probe_traps);
+	core_profile_stat(&out, "probes_missed", sum.probes_missed);
+	core_profile_stat(&out, "traps", sum.traps);
+	core_profile_stat(&out, "self_traps", sum.self_traps);
+	core_profile_stat(&out, "traps_unresolved", sum.traps_unresolved);
+	core_profile_stat(&out, "traps_lost", sum.traps_lost);
+	core_profile_stat(&out, "stores_ignored", sum.stores_ignored);
+	core_profile_stat(&out, "handler_ns", sum.handler_ns);
 	{
 		struct rusage ru;
 
 		/* The process's own peak, for overhead figures without the CLI. */
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
-			stat_line("peak_rss_kb", (uint64_t)ru.ru_maxrss);
+			core_profile_stat(&out, "peak_rss_kb", (uint64_t)ru.ru_maxrss);
 	}
-	stat_line("arm_failed", sum.arm_failed);
-	stat_line("watches_released", sum.watches_released);
-	stat_line("syscall_buffer_hits", sum.syscall_buffer_hits);
-	stat_line("traps_witch", sum.traps_witch);
-	stat_line("traps_masked_off", sum.traps_masked_off);
+	core_profile_stat(&out, "arm_failed", sum.arm_failed);
+	core_profile_stat(&out, "watches_released", sum.watches_released);
+	core_profile_stat(&out, "syscall_buffer_hits", sum.syscall_buffer_hits);
+	core_profile_stat(&out, "traps_witch", sum.traps_witch);
+	core_profile_stat(&out, "traps_masked_off", sum.traps_masked_off);
 	if (wt_cfg.pmu) {
-		stat_line("pmu_samples_other", sum.pmu_samples_other);
-		stat_line("pmu_samples_lost", sum.pmu_samples_lost);
+		core_profile_stat(&out, "pmu_samples_other", sum.pmu_samples_other);
+		core_profile_stat(&out, "pmu_samples_lost", sum.pmu_samples_lost);
 	}
 	if (wt_pages_mode) {
-		stat_line("false_faults", sum.false_faults);
-		stat_line("watches_ended", sum.watches_ended);
-		stat_line("steps", sum.steps);
-		stat_line("samples_in_witch_time", sum.samples_in_witch_time);
-		stat_line("syscalls_stepped", sum.syscalls_stepped);
+		core_profile_stat(&out, "false_faults", sum.false_faults);
+		core_profile_stat(&out, "watches_ended", sum.watches_ended);
+		core_profile_stat(&out, "steps", sum.steps);
+		core_profile_stat(&out, "samples_in_witch_time", sum.samples_in_witch_time);
+		core_profile_stat(&out, "syscalls_stepped", sum.syscalls_stepped);
 	}
-	stat_line("threads", threads);
-	stat_line("threads_unsampled", (uint64_t)unsampled_threads);
-	stat_line("nodes_dropped", dropped);
-	stat_line("frames_truncated", truncated);
-	stat_line("pairs_dropped", pairs_dropped);
+	core_profile_stat(&out, "threads", threads);
+	core_profile_stat(&out, "threads_unsampled", (uint64_t)unsampled_threads);
+	core_profile_stat(&out, "nodes_dropped", dropped);
+	core_profile_stat(&out, "frames_truncated", truncated);
+	core_profile_stat(&out, "pairs_dropped", pairs_dropped);
 }
 
 static void write_thread(const struct wt_thread *t, int nmods)
@@ -200,122 +163,76 @@ static void write_thread(const struct wt_thread *t, int nmods)
 	const struct wt_cct *c = &t->cct;
 	uint32_t i;
 
-	wp_put(&out, "thread ");
-	wp_put_u64(&out, (uint64_t)t->tid);
-	wp_sp(&out);
-	wp_put_u64(&out, c->nnodes);
-	wp_sp(&out);
-	wp_put_u64(&out, c->npairs);
-	wp_endl(&out);
-	wp_put(&out, "n 0 -1 -1 0 0");
-	wp_endl(&out);
+	core_profile_thread(&out, (uint64_t)t->tid, c->nnodes, c->npairs);
+	core_profile_node(&out, 0, -1, -1, 0, 0);
 	for (i = 1; i < c->nnodes; i++) {
 		const struct wt_cct_node *n = &c->nodes[i];
 		int m = wt_modules_find(mods, nmods, n->pc);
 
-		wp_put(&out, "n ");
-		wp_put_u64(&out, i);
-		wp_sp(&out);
-		wp_put_u64(&out, n->parent);
-		wp_sp(&out);
-		wp_put_i64(&out, m >= 0 ? mods[m].id : -1);
-		wp_sp(&out);
-		wp_put_hex(&out, m >= 0 ? n->pc - mods[m].bias : n->pc);
-		wp_sp(&out);
-		wp_put_u64(&out, n->mu);
-		wp_endl(&out);
+		core_profile_node(&out, i, n->parent, m >= 0 ? mods[m].id : -1,
+				  m >= 0 ? n->pc - mods[m].bias : n->pc, n->mu);
 	}
 	for (i = 0; i < c->npairs; i++) {
 		const struct wt_pair *p = &c->pairs[i];
 		double r = wt_attrib_remainder(&c->nodes[p->watch]);
 
-		wp_put(&out, "p ");
-		wp_put_u64(&out, p->watch);
-		wp_sp(&out);
-		wp_put_u64(&out, p->trap);
-		wp_sp(&out);
-		wp_put_fixed3(&out, p->waste * r);
-		wp_sp(&out);
-		wp_put_fixed3(&out, p->use * r);
-		wp_sp(&out);
-		wp_put_u64(&out, p->count);
-		if (wt_cfg.craft != WT_CRAFT_DEAD) {
-			wp_sp(&out);
-			wp_put_fixed3(&out, p->approx * r);
-		}
-		wp_endl(&out);
+		core_profile_pair(&out, p->watch, p->trap, core_milli(p->waste * r),
+				  core_milli(p->use * r), p->count, wt_cfg.craft != WT_CRAFT_DEAD,
+				  core_milli(p->approx * r));
 	}
 }
 
 /* <outdir>/<program>-<pid>.witch, or -<n> after it if an earlier image of
  * this pid (before an exec) already wrote one. */
-static void profile_path(char *path, size_t cap)
-{
-	extern char *program_invocation_short_name;
-	struct wp_out *o = &out;	/* reuse the formatter on a scratch buffer */
-	int n;
-
-	for (n = 0; n < 1000; n++) {
-		o->len = 0;
-		wp_put(o, wt_cfg.outdir);
-		wp_put(o, "/");
-		wp_put(o, program_invocation_short_name);
-		wp_put(o, "-");
-		wp_put_u64(o, (uint64_t)getpid());
-		if (n) {
-			wp_put(o, "-");
-			wp_put_u64(o, (uint64_t)n);
-		}
-		wp_put(o, ".witch");
-		if (o->len >= cap)
-			o->len = cap - 1;
-		memcpy(path, o->buf, o->len);
-		path[o->len] = 0;
-		if (access(path, F_OK) < 0)
-			break;
-	}
-	o->len = 0;
-}
-
 int wt_profile_write(int complete, char *path_out, size_t cap)
 {
+	extern char *program_invocation_short_name;
 	static char path[4200], tmp[4210];
+	struct core_outname name = { wt_cfg.outdir, program_invocation_short_name, '-',
+				     (uint64_t)getpid(), PROFILE_SUFFIX };
 	struct wt_thread *t;
-	int nmods, saved = errno, rc;
+	int nmods, saved = errno, rc, fd;
 
 	nmods = wt_modules_scan(mods, WT_MAX_MODULES);
 	number_modules(nmods);
-	profile_path(path, sizeof(path));
+	core_outname_free(&name, path, sizeof(path), core_outfile_exists);
 	memcpy(tmp, path, strlen(path));
-	memcpy(tmp + strlen(path), ".tmp", 5);
-	if (wp_out_open(&out, tmp) < 0) {
+	memcpy(tmp + strlen(path), PROFILE_TMP_SUFFIX, sizeof(PROFILE_TMP_SUFFIX));
+	fd = core_outfile_create(tmp);
+	if (fd < 0) {
 		errno = saved;
 		return -1;
 	}
-	kv("WITCH-PROFILE", "1");
-	kv("tool", craft_name());
+	core_fmt_init(&out.out, out_buf, sizeof(out_buf), core_outfile_sink, &fd);
+	out.lines = 0;
+	core_profile_kv(&out, "WITCH-PROFILE", "1");
+	core_profile_kv(&out, "tool", craft_name());
 	if (wt_cfg.pmu) {
-		kv("source", "pmu");
-		kv_u64("rate_hz", 0);
-		kv_u64("period", wt_cfg.pmu_attr.sample_period);	/* events per sample */
+		core_profile_kv(&out, "source", "pmu");
+		core_profile_kv_u64(&out, "rate_hz", 0);
+		/* events per sample */
+		core_profile_kv_u64(&out, "period", wt_cfg.pmu_attr.sample_period);
 	} else {
-		kv("source", "timer");
-		kv_u64("rate_hz", wt_cfg.period_ns > 0 ? 0 : (uint64_t)wt_cfg.rate_hz);
-		kv_u64("period", (uint64_t)(wt_cfg.period_ns > 0 ? wt_cfg.period_ns : 0));
-		kv_u64("spread", (uint64_t)wt_cfg.spread);
-		kv_u64("reach", (uint64_t)wt_cfg.reach);
+		uint64_t period = wt_cfg.period_ns > 0 ? (uint64_t)wt_cfg.period_ns : 0;
+
+		core_profile_kv(&out, "source", "timer");
+		core_profile_kv_u64(&out, "rate_hz", period ? 0 : (uint64_t)wt_cfg.rate_hz);
+		core_profile_kv_u64(&out, "period", period);
+		core_profile_kv_u64(&out, "spread", (uint64_t)wt_cfg.spread);
+		core_profile_kv_u64(&out, "reach", (uint64_t)wt_cfg.reach);
 	}
-	kv_u64("registers", (uint64_t)wt_cfg.registers);
-	kv_u64("pid", (uint64_t)getpid());
-	kv_u64("start_ns", start_ns);
-	kv_u64("end_ns", now_ns());
-	kv("status", complete ? "complete" : "incomplete");
+	core_profile_kv_u64(&out, "registers", (uint64_t)wt_cfg.registers);
+	core_profile_kv_u64(&out, "pid", (uint64_t)getpid());
+	core_profile_kv_u64(&out, "start_ns", start_ns);
+	core_profile_kv_u64(&out, "end_ns", core_clock_ns(CLOCK_REALTIME));
+	core_profile_kv(&out, "status", complete ? "complete" : "incomplete");
 	write_args();
 	write_modules(nmods);
 	write_stats();
 	for (t = wt_threads(); t; t = t->next)
 		write_thread(t, nmods);
-	rc = wp_out_close(&out, tmp, path);
+	rc = core_profile_end(&out);
+	rc = core_outfile_commit(fd, rc < 0, tmp, path);
 	if (rc == 0 && path_out && cap > strlen(path))
 		memcpy(path_out, path, strlen(path) + 1);
 	errno = saved;

@@ -5,9 +5,10 @@
  * instruction boundary; the next access of the wanted kind that the thread
  * executes is the sample (probe.c finds it).
  *
- * Two timers, chosen by rate (DESIGN.md's costs on this VM): a POSIX
- * CPU-time timer signal costs ~5 us but fires at most once per kernel tick
- * (250/s here); a perf task-clock sample costs ~46 us but has no such limit.
+ * Two timers, chosen by rate: a POSIX CPU-time timer's signal is the
+ * cheaper (about 5 us a sample on a VM, against about 46 us for a perf
+ * task-clock sample) but it fires at most once per kernel tick (250 a
+ * second with HZ=250), where the task clock has no such limit.
  * With --source=pmu the CPU samples accesses itself (pmu.c).
  */
 #include <string.h>
@@ -15,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/perf.h"
-#include "runtime/witch.h"
+#include "core/perf.h"
+#include "runtime/runtime.h"
 
 static uint64_t period_ns(void)
 {
@@ -81,13 +82,13 @@ int wt_sampler_start(struct wt_thread *t)
 	}
 	ns = next_interval(t);
 	if (wt_cfg.use_perf_clock) {
-		t->timer_fd = wt_perf_task_clock(ns);
-		if (t->timer_fd < 0 || wt_perf_route(t->timer_fd, wt_sig_sample, t->tid) < 0)
+		t->timer_fd = core_perf_task_clock(ns);
+		if (t->timer_fd < 0 || core_perf_route(t->timer_fd, wt_sig_sample, t->tid) < 0)
 			return -1;
 		t->sampling = 1;
 		return 0;
 	}
-	if (wt_cpu_timer(wt_sig_sample, t->tid, &t->timer) < 0)
+	if (core_cpu_timer(wt_sig_sample, t->tid, &t->timer) < 0)
 		return -1;
 	t->sampling = 1;
 	arm_timer(t);

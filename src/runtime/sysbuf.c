@@ -22,7 +22,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -1,23 +1,28 @@
 /*
  * thread.c - process and thread life cycle of the runtime: configuration,
- * signal handlers, per-thread state, thread creation and fork.
+ * signal handlers, per-thread state and fork. It is libwitch.so's side of
+ * the core (core/tool.h): the core's pthread_create and interposition
+ * call the hooks defined here.
  */
 #include <asm/prctl.h>
-#include <dlfcn.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <limits.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "profile/writer.h"
+#include "core/clock.h"
+#include "core/contract.h"
+#include "core/env.h"
+#include "core/image.h"
+#include "core/interpose.h"
+#include "core/thread.h"
+#include "core/tool.h"
 #include "runtime/profile_out.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 #define ALTSTACK_BYTES (256 * 1024)	/* libunwind and the decoder run here */
 #define CCT_NODES (1u << 18)
@@ -28,15 +33,12 @@ struct wt_config wt_cfg;
 int wt_sig_sample, wt_sig_trap;
 volatile int wt_stopping;
 static int active;
-static int finished;
-static pid_t process_id;	/* getpid() differs in a vfork child */
 static char written_before_exec[4200];
 /* File descriptors all threads together may hold for breakpoints: a
  * quarter of the limit, so the program keeps the rest. */
 static int fd_budget, fd_budget_total;
 static int nregisters;
 static struct wt_thread *all_threads;
-static pthread_key_t thread_key;
 static __thread struct wt_thread *self __attribute__((tls_model("initial-exec")));
 static __thread int handler_depth __attribute__((tls_model("initial-exec")));
 
@@ -57,7 +59,7 @@ void wt_own_tls(const struct wt_thread *t, uintptr_t *lo, uintptr_t *hi)
 		*hi = (a > b ? a : b) + 64;
 }
 
-int wt_in_handler(void)
+int tool_in_handler(void)
 {
 	return handler_depth;
 }
@@ -102,19 +104,11 @@ static void *map(size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-uint64_t wt_thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* CPU time a handler took: the sampler keeps witch's share of the thread's
  * CPU time bounded with it, and the profile reports it. */
 static void charge(struct wt_thread *t, uint64_t start)
 {
-	uint64_t ns = wt_thread_cpu_ns() - start;
+	uint64_t ns = core_clock_ns(CLOCK_THREAD_CPUTIME_ID) - start;
 
 	t->st.handler_ns += ns;
 	t->handler_ns_since_sample += ns;
@@ -136,7 +130,7 @@ static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 	saved = errno;
 	handler_depth++;
 	if (t) {
-		start = wt_thread_cpu_ns();
+		start = core_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		wt_pmu_pause(t);
 		if (wt_pages_mode && wt_pages_in_own_time(t, ucv))
 			wt_sampler_skip(t);
@@ -162,7 +156,7 @@ static void on_trap_signal(int sig, siginfo_t *si, void *ucv)
 	(void)sig;
 	handler_depth++;
 	if (t && t->ready && !wt_stopping) {
-		start = wt_thread_cpu_ns();
+		start = core_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		wt_pmu_pause(t);
 		wt_on_trap(t, si->si_fd, ucv);
 		wt_pmu_resume(t);
@@ -197,7 +191,7 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 	saved = errno;
 	handler_depth++;
 	if (t)
-		start = wt_thread_cpu_ns();
+		start = core_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (sig == SIGSEGV)
 		mine = wt_pages_fault(t, si, ucv);
 	else if (sig == SIGTRAP)
@@ -221,7 +215,7 @@ static void on_page_signal(int sig, siginfo_t *si, void *ucv)
 	 * not return (siglongjmp): they stay exposed until witch's next
 	 * handler leaves. */
 	if (!mine)
-		wt_interpose_forward(sig, si, ucv);
+		core_interpose_forward(sig, si, ucv);
 	if (t)
 		wt_pages_leave(t);	/* last: nothing after it may read memory */
 }
@@ -263,7 +257,7 @@ static void install(int sig, void (*fn)(int, siginfo_t *, void *))
 	if (wt_pages_mode)
 		wt_pages_sigaction(sig, fn, &sa.sa_mask);
 	else
-		wt_real_sigaction(sig, &sa, NULL);
+		core_real_sigaction(sig, &sa, NULL);
 }
 
 int wt_thread_start(void)
@@ -312,12 +306,9 @@ int wt_thread_start(void)
 		return -1;
 	}
 	wd_pc_cache_init(t->pc_cache, PC_CACHE_ENTRIES);
-	do {
-		t->next = all_threads;
-	} while (!__atomic_compare_exchange_n(&all_threads, &t->next, t, 0, __ATOMIC_RELEASE,
-					      __ATOMIC_RELAXED));
+	CORE_THREAD_PUSH(all_threads, t);
 	self = t;
-	pthread_setspecific(thread_key, t);
+	core_thread_mark(t);
 	__atomic_store_n(&t->ready, 1, __ATOMIC_RELEASE);
 	if (wt_sampler_start(t) < 0) {
 		wt_count_unsampled_thread();
@@ -342,67 +333,29 @@ void wt_thread_stop(void)
 	__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
 }
 
-static void thread_key_destructor(void *p)
+/* Hooks of the core's pthread_create (core/tool.h): threads the program
+ * creates are sampled from their start until their exit. */
+int tool_thread_creating(uint64_t *inherit)
 {
-	(void)p;
+	if (!active)
+		return -1;
+	wt_pages_second_thread();
+	*inherit = 0;
+	return 0;
+}
+
+void tool_thread_begin(uint64_t inherit)
+{
+	(void)inherit;
+	wt_thread_start();
+}
+
+void tool_thread_end(void)
+{
 	wt_thread_stop();
 }
 
-/* --- thread creation ---------------------------------------------------- */
-
-struct start_arg {
-	void *(*fn)(void *);
-	void *arg;
-};
-
-static void *thread_trampoline(void *p)
-{
-	struct start_arg a = *(struct start_arg *)p;
-
-	free(p);
-	wt_thread_start();
-	return a.fn(a.arg);
-}
-
-int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
-	__attribute__((visibility("default")));
-
-int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
-{
-	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-	struct start_arg *a;
-	int rc;
-
-	if (!real)
-		real = dlsym(RTLD_NEXT, "pthread_create");
-	if (active)
-		wt_pages_second_thread();
-	if (!active || !(a = malloc(sizeof(*a))))
-		return real(th, attr, fn, arg);
-	a->fn = fn;
-	a->arg = arg;
-	rc = real(th, attr, thread_trampoline, a);
-	if (rc)
-		free(a);
-	return rc;
-}
-
 /* --- process ------------------------------------------------------------ */
-
-/* The CLI's setting `name`, a whole number in [lo, hi]; def when it is
- * absent or not one (only the CLI sets them, and it checked them). */
-static long env_long(const char *name, long def, long lo, long hi)
-{
-	const char *s = getenv(name);
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return def;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	return *end || errno || v < lo || v > hi ? def : v;
-}
 
 /*
  * --source=pmu: the CPU's memory event samples instead of a timer, and
@@ -414,8 +367,9 @@ static int read_pmu_source(void)
 	char why[256];
 
 	if (wt_pages_mode ||
-	    wt_perf_memory_attr(&wt_cfg.pmu_attr, wt_cpu_vendor(), NULL, wt_craft_wants_store(),
-				(uint64_t)env_long("WITCH_PERIOD", 0, 0, LONG_MAX), why, sizeof(why)) < 0)
+	    core_perf_memory_attr(&wt_cfg.pmu_attr, core_cpu_vendor(), NULL, wt_craft_wants_store(),
+				  (uint64_t)core_env_long(ENV_PERIOD, 0, 0, LONG_MAX), why,
+				  sizeof(why)) < 0)
 		return -1;
 	wt_cfg.pmu = 1;
 	wt_cfg.spread = 1;	/* the CPU picks the access itself: no draw */
@@ -426,7 +380,7 @@ static int read_pmu_source(void)
 
 static int read_config(void)
 {
-	const char *craft = getenv("WITCH_CRAFT"), *out = getenv("WITCH_OUT");
+	const char *craft = getenv(ENV_CRAFT), *out = getenv(ENV_OUT);
 
 	if (!craft || !out)
 		return -1;
@@ -438,14 +392,17 @@ static int read_config(void)
 		wt_cfg.craft = WT_CRAFT_LOAD;
 	else
 		return -1;
-	wt_pages_mode = getenv("WITCH_WATCH") && !strcmp(getenv("WITCH_WATCH"), "pages");
-	wt_cfg.rate_hz = env_long("WITCH_RATE", 200, 1, LONG_MAX);
-	wt_cfg.period_ns = env_long("WITCH_PERIOD", 0, 0, LONG_MAX);
-	wt_cfg.registers = (int)env_long("WITCH_REGISTERS", WT_MAX_SLOTS, 1, WT_MAX_SLOTS);
-	wt_cfg.spread = (int)env_long("WITCH_SPREAD", WP_DEFAULT_SPREAD, 1, WP_MAX_SPREAD);
-	wt_cfg.reach = (int)env_long("WITCH_REACH", WP_DEFAULT_REACH_FOR(wt_cfg.craft == WT_CRAFT_LOAD),
-				     0, WP_MAX_REACH);
-	wt_cfg.approx = getenv("WITCH_APPROX") ? strtod(getenv("WITCH_APPROX"), NULL) : 0.01;
+	wt_pages_mode = core_env_is(ENV_WATCH, "pages");
+	wt_cfg.rate_hz = core_env_long(ENV_RATE, RECORD_DEFAULT_RATE, 1, LONG_MAX);
+	wt_cfg.period_ns = core_env_long(ENV_PERIOD, 0, 0, LONG_MAX);
+	wt_cfg.registers = (int)core_env_long(ENV_REGISTERS, RECORD_MAX_REGISTERS, 1,
+					      WT_MAX_SLOTS);
+	wt_cfg.spread = (int)core_env_long(ENV_SPREAD, RECORD_DEFAULT_SPREAD, 1,
+					   RECORD_MAX_SPREAD);
+	wt_cfg.reach = (int)core_env_long(ENV_REACH,
+					  RECORD_DEFAULT_REACH_FOR(wt_cfg.craft == WT_CRAFT_LOAD), 0,
+					  RECORD_MAX_REACH);
+	wt_cfg.approx = getenv(ENV_APPROX) ? strtod(getenv(ENV_APPROX), NULL) : RECORD_DEFAULT_APPROX;
 	/* POSIX CPU timers tick at most HZ (250) times a second. */
 	wt_cfg.use_perf_clock = wt_cfg.period_ns > 0 ? wt_cfg.period_ns < 4000000
 						     : wt_cfg.rate_hz > 250;
@@ -457,8 +414,7 @@ static int read_config(void)
 		wt_cfg.period_ns = 0;
 		wt_cfg.rate_hz = 250;
 	}
-	if (getenv("WITCH_SOURCE") && !strcmp(getenv("WITCH_SOURCE"), "pmu") &&
-	    read_pmu_source() < 0)
+	if (core_env_is(ENV_SOURCE, "pmu") && read_pmu_source() < 0)
 		return -1;
 	strncpy(wt_cfg.outdir, out, sizeof(wt_cfg.outdir) - 1);
 	return 0;
@@ -470,14 +426,14 @@ static int read_config(void)
  */
 void wt_process_exit(int complete)
 {
-	if (!active || getpid() != process_id || __atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+	if (!active || !core_image_end())
 		return;
 	wt_stopping = 1;
 	wt_thread_stop();
 	wt_profile_write(complete, NULL, 0);
 }
 
-void wt_process_ended(int complete, int status)
+void tool_process_ended(int complete, int status)
 {
 	(void)status;
 	wt_process_exit(complete);
@@ -485,10 +441,10 @@ void wt_process_ended(int complete, int status)
 
 /* exec replaces the image: write what it measured (a vfork child must not:
  * the memory, and so the profile, are its parent's). */
-void wt_before_exec(void)
+void tool_before_exec(void)
 {
 	written_before_exec[0] = 0;
-	if (!active || finished || getpid() != process_id)
+	if (!active || !core_image_ours())
 		return;
 	wt_stopping = 1;
 	if (wt_profile_write(1, written_before_exec, sizeof(written_before_exec)) < 0)
@@ -496,12 +452,12 @@ void wt_before_exec(void)
 }
 
 /* exec failed: the image goes on, and its profile at exit includes all. */
-void wt_exec_failed(void)
+void tool_exec_failed(void)
 {
 	if (written_before_exec[0])
 		unlink(written_before_exec);
 	written_before_exec[0] = 0;
-	if (active && !finished && getpid() == process_id)
+	if (active && core_image_ours())
 		wt_stopping = 0;
 }
 
@@ -520,10 +476,9 @@ static void after_fork_child(void)
 	fd_budget = fd_budget_total;	/* the child has one thread */
 	if (wt_pages_mode)
 		wt_pages_after_fork();
-	process_id = getpid();
-	finished = 0;
+	core_image_begin();
 	wt_stopping = 0;
-	if (getenv("WITCH_NO_FOLLOW")) {
+	if (getenv(ENV_NO_FOLLOW)) {
 		active = 0;	/* --no-follow: only the first process */
 		return;
 	}
@@ -553,26 +508,26 @@ __attribute__((constructor)) static void witch_init(void)
 	wt_unwind_init();
 	wt_sig_trap = SIGRTMAX - 2;	/* lower number: delivered before a pending sample */
 	wt_sig_sample = SIGRTMAX - 1;
-	wt_interpose_resolve();
+	core_interpose_resolve();
 	install(wt_sig_sample, on_sample_signal);
 	install(wt_sig_trap, on_trap_signal);
-	wt_interpose_signals(on_sigio);
+	core_interpose_signals((const int[]){ wt_sig_sample, wt_sig_trap }, 2, on_sigio);
 	if (wt_pages_mode) {
-		wt_interpose_alt_stack_only();
-		wt_interpose_share(SIGSEGV);
-		wt_interpose_share(SIGTRAP);
-		wt_interpose_share(SIGSYS);
+		core_interpose_alt_stack_only();
+		core_interpose_share(SIGSEGV);
+		core_interpose_share(SIGTRAP);
+		core_interpose_share(SIGSYS);
 		install(SIGSEGV, on_page_signal);
 		install(SIGTRAP, on_page_signal);
 		install(SIGSYS, on_page_signal);
 	}
-	process_id = getpid();
-	if (getenv("WITCH_NO_FOLLOW")) {
+	core_image_begin();
+	if (getenv(ENV_NO_FOLLOW)) {
 		/* Programs this one starts are not profiled. */
 		unsetenv("LD_PRELOAD");
-		unsetenv("WITCH_CRAFT");
+		unsetenv(ENV_CRAFT);
 	}
-	pthread_key_create(&thread_key, thread_key_destructor);
+	core_threads_init(0);
 	pthread_atfork(NULL, NULL, after_fork_child);
 	wt_profile_reset();
 	wt_cfg.registers = nregisters;

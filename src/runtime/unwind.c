@@ -5,7 +5,7 @@
 #include <libunwind.h>
 #include <string.h>
 
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 void wt_unwind_init(void)
 {

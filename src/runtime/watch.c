@@ -12,9 +12,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "core/perf.h"
 #include "runtime/hit.h"
-#include "runtime/perf.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 
 static int modify_broken;	/* kernel without PERF_EVENT_IOC_MODIFY_ATTRIBUTES */
 
@@ -25,7 +25,7 @@ int wt_debug_registers(void)
 	int fds[8], n = 0, i;
 
 	while (n < 8) {
-		fds[n] = wt_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&probe_target[n], 8, 0);
+		fds[n] = core_perf_breakpoint(HW_BREAKPOINT_W, (uintptr_t)&probe_target[n], 8, 0);
 		if (fds[n] < 0)
 			break;
 		n++;
@@ -76,7 +76,7 @@ int wt_slot_program(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr
 	if (wt_pages_mode)
 		return wt_pages_program(t, s, bp_type, addr, len);
 	if (s->fd >= 0 && !modify_broken) {
-		wt_perf_breakpoint_attr(&a, bp_type, addr, len);
+		core_perf_breakpoint_attr(&a, bp_type, addr, len);
 		if (ioctl(s->fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) == 0)
 			goto done;
 		if (errno == ENOTTY)
@@ -87,10 +87,10 @@ int wt_slot_program(struct wt_thread *t, struct wt_slot *s, int bp_type, uintptr
 		close(s->fd);
 		s->fd = -1;
 	}
-	s->fd = wt_perf_breakpoint(bp_type, addr, len, 1);
+	s->fd = core_perf_breakpoint(bp_type, addr, len, 1);
 	if (s->fd < 0)
 		return -1;
-	if (wt_perf_route(s->fd, wt_sig_trap, t->tid) < 0) {
+	if (core_perf_route(s->fd, wt_sig_trap, t->tid) < 0) {
 		close(s->fd);
 		s->fd = -1;
 		return -1;

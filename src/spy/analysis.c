@@ -168,13 +168,13 @@ static enum verdict judge_approx(const UChar *old, const UChar *now, Addr base, 
 
 /*
  * The pending bits of up to PEND_MAX bytes: a 16- or 32-byte vector access
- * is decided like a scalar one (demo's blur and scale store 16 bytes at a
- * time, and went byte by byte). Up to 8 bytes, the two bitmap bytes are
- * read and written as bytes, as before: a word read right after a write of
- * the neighbouring bits (consecutive accesses) cannot be forwarded from
- * the store, and perl was measured slower (bench/spy-ab new/old 1.045)
- * with words throughout. The chunk has 8 bytes of slack after its bitmap
- * for the word read at its last byte.
+ * is decided like a scalar one, not byte by byte (demo's blur and scale
+ * store 16 bytes at a time). Up to 8 bytes, the two bitmap bytes are read
+ * and written as bytes: a word read right after a write of the
+ * neighbouring bits (consecutive accesses) cannot be forwarded from the
+ * store, which makes perl slower with words throughout (bench/spy-ab).
+ * The chunk has 8 bytes of slack after its bitmap for the word read at
+ * its last byte.
  */
 #define PEND_MAX 32
 
@@ -732,11 +732,10 @@ void spy_load_mem(Addr a, UWord size, SpySite *slot)
  * one xor per vector tells both whether the previous handle is the same
  * throughout and whether the bytes are. False, with the shadow untouched,
  * when the bytes had more than one previous load (load_range's case).
- * Demo's 4- and 16-byte float loads went through byte loops before.
- * Loads over several previous loads stay with load_range: a vector path
- * for those made of whole 4-byte groups (demo's blur: image[y][x + 1 ..
- * x + 4]) was tried, and demo ran no faster (bench/spy-ab --tool=load
- * --reps=5, new/old 0.987).
+ * Demo's 4- and 16-byte float loads take this path. Loads over several
+ * previous loads stay with load_range: a vector path for those made of
+ * whole 4-byte groups (demo's blur: image[y][x + 1 .. x + 4]) does not
+ * make demo faster under bench/spy-ab --tool=load.
  */
 typedef UInt v4u __attribute__((vector_size(16)));
 typedef UInt v4u_u __attribute__((vector_size(16), aligned(4), may_alias));

@@ -16,20 +16,24 @@
 
 #include "spy.h"
 
+#include "core/cct.h"
+
 SpyNode *spy_nodes;
 UInt spy_nnodes;
 ULong spy_nodes_dropped;
 SpyModule *spy_mods;
 Int spy_nmods;
 
-#define NO_ID 0xffffffffu
+#define NO_ID CORE_NO_ID
 #define MAX_NODES 0x7fffffffu
 
 /*
- * The node table's keys are copied into the hash slots: a lookup touches
- * one cache line, not a slot and then a node. Lookups (a call, a site's
- * first access in a new context) led DeadSpy's profile of sqlite3, each
- * waiting on two dependent misses.
+ * The tables hash as the core's (core/cct.h), but the node table's keys
+ * are copied into its slots: a lookup touches one cache line, not a slot
+ * and then a node. Lookups (a call, a site's first access in a new
+ * context) led DeadSpy's profile of sqlite3, each waiting on two
+ * dependent misses. The runtime's tables keep 4-byte slots: their memory
+ * is reserved per thread, and lookups are far fewer.
  */
 struct node_slot {
 	Addr pc;
@@ -42,15 +46,6 @@ static struct node_slot *node_hash;
 static UInt node_mask;
 static Int mods_cap;
 static Int last_mod = -1;
-
-static inline UWord mix(UWord a, UWord b)
-{
-	UWord h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL);
-
-	h ^= h >> 29;
-	h *= 0xBF58476D1CE4E5B9ULL;
-	return h ^ (h >> 32);
-}
 
 static UInt *new_table(UInt slots)
 {
@@ -91,10 +86,10 @@ static void grow_node_hash(void)
 	node_mask = node_mask * 2 + 1;
 	node_hash = new_node_table(node_mask + 1);
 	for (i = 1; i < spy_nnodes; i++) {
-		UWord h = mix(spy_nodes[i].parent, spy_nodes[i].pc) & node_mask;
+		UInt h = core_cct_hash(spy_nodes[i].parent, spy_nodes[i].pc) & node_mask;
 
 		while (node_hash[h].id != NO_ID)
-			h = (h + 1) & node_mask;
+			h = core_cct_next(h, node_mask);
 		node_hash[h].pc = spy_nodes[i].pc;
 		node_hash[h].parent = spy_nodes[i].parent;
 		node_hash[h].id = i;
@@ -146,10 +141,10 @@ static Int module_of(Addr pc)
 
 UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 {
-	UWord h;
-	UInt id;
+	UInt h, id;
 
-	for (h = mix(parent, pc) & node_mask; (id = node_hash[h].id) != NO_ID; h = (h + 1) & node_mask)
+	for (h = core_cct_hash(parent, pc) & node_mask; (id = node_hash[h].id) != NO_ID;
+	     h = core_cct_next(h, node_mask))
 		if (node_hash[h].parent == parent && node_hash[h].pc == pc)
 			return id;
 	if (spy_nnodes >= MAX_NODES) {
@@ -168,7 +163,7 @@ UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 	node_hash[h].pc = pc;
 	node_hash[h].parent = parent;
 	node_hash[h].id = id;
-	if (2 * spy_nnodes > node_mask)
+	if (core_cct_full(spy_nnodes, node_mask))
 		grow_node_hash();
 	return id;
 }
@@ -199,22 +194,17 @@ static void grow_pair_hash(SpyPairTab *t)
 	VG_(free)(t->hash);
 	t->mask = t->mask * 2 + 1;
 	t->hash = new_table(t->mask + 1);
-	for (i = 0; i < t->n; i++) {
-		UWord h = mix(t->v[i].watch, t->v[i].trap) & t->mask;
-
-		while (t->hash[h] != NO_ID)
-			h = (h + 1) & t->mask;
-		t->hash[h] = i;
-	}
+	for (i = 0; i < t->n; i++)
+		core_cct_place(t->hash, t->mask, core_cct_hash(t->v[i].watch, t->v[i].trap), i);
 }
 
 SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap)
 {
-	UWord h;
-	UInt id;
+	UInt h, id;
 	SpyPair *p;
 
-	for (h = mix(watch, trap) & t->mask; (id = t->hash[h]) != NO_ID; h = (h + 1) & t->mask)
+	for (h = core_cct_hash(watch, trap) & t->mask; (id = t->hash[h]) != NO_ID;
+	     h = core_cct_next(h, t->mask))
 		if (t->v[id].watch == watch && t->v[id].trap == trap) {
 			t->cache[spy_pair_slot(watch, trap)] = id + 1;
 			return &t->v[id];
@@ -230,7 +220,7 @@ SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap)
 	p->trap = trap;
 	t->hash[h] = id;
 	t->cache[spy_pair_slot(watch, trap)] = id + 1;
-	if (2 * t->n > t->mask)
+	if (core_cct_full(t->n, t->mask))
 		grow_pair_hash(t);
 	return p;
 }

@@ -16,6 +16,11 @@
 
 #include "spy.h"
 
+#include "core/buildid.h"
+#include "core/contract.h"
+#include "core/outname.h"
+#include "core/profile.h"
+
 static ULong start_ns;
 
 static ULong now_ns(void)
@@ -31,139 +36,30 @@ void spy_profile_start(void)
 	start_ns = now_ns();
 }
 
-/* ---- buffered output ---- */
+/* ---- the file, through the core's profile writer (core/profile.h) ---- */
 
-static struct {
-	Int fd;
-	Bool failed;
-	UInt len;
-	ULong lines;
-	HChar buf[1 << 16];
-} o;
+static struct core_profile o;
+static HChar o_buf[1 << 16];
 
-static void flush(void)
+static int write_sink(void *ctx, const char *p, size_t n)
 {
-	UInt off = 0;
+	Int fd = *(const Int *)ctx;
 
-	while (off < o.len && !o.failed) {
-		Int n = VG_(write)(o.fd, o.buf + off, (Int)(o.len - off));
-
-		if (n <= 0)
-			o.failed = True;
-		else
-			off += (UInt)n;
-	}
-	o.len = 0;
-}
-
-static void put_bytes(const HChar *s, SizeT n)
-{
 	while (n) {
-		SizeT room = sizeof(o.buf) - o.len, k = n < room ? n : room;
+		Int k = VG_(write)(fd, p, (Int)n);
 
-		VG_(memcpy)(o.buf + o.len, s, k);
-		o.len += (UInt)k;
-		s += k;
-		n -= k;
-		if (o.len == sizeof(o.buf))
-			flush();
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (SizeT)k;
 	}
-}
-
-static void put(const HChar *s)
-{
-	put_bytes(s, VG_(strlen)(s));
-}
-
-static void put_base(ULong v, UInt base)
-{
-	HChar tmp[24];
-	Int i = sizeof(tmp);
-
-	do {
-		tmp[--i] = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
-	put_bytes(tmp + i, sizeof(tmp) - (SizeT)i);
-}
-
-static void put_u64(ULong v)
-{
-	put_base(v, 10);
-}
-
-static void put_i64(Long v)
-{
-	if (v < 0) {
-		put("-");
-		put_base((ULong)0 - (ULong)v, 10);
-	} else {
-		put_base((ULong)v, 10);
-	}
-}
-
-static void put_hex(ULong v)
-{
-	put_base(v, 16);
+	return 0;
 }
 
 /* Exact byte counts, in the format's three-decimal notation. */
-static void put_bytes_metric(ULong v)
+static ULong bytes_metric(ULong v)
 {
-	put_u64(v);
-	put(".000");
-}
-
-static void put_esc(const HChar *s)
-{
-	if (!*s) {
-		put("%");
-		return;
-	}
-	for (; *s; s++) {
-		UChar ch = (UChar)*s;
-
-		if (ch <= 0x20 || ch == '%' || ch >= 0x7f) {
-			HChar e[3] = { '%', "0123456789ABCDEF"[ch >> 4], "0123456789ABCDEF"[ch & 15] };
-
-			put_bytes(e, 3);
-		} else {
-			put_bytes(s, 1);
-		}
-	}
-}
-
-static void sp(void)
-{
-	put(" ");
-}
-
-static void endl(void)
-{
-	put("\n");
-	o.lines++;
-}
-
-static void kv(const HChar *k, const HChar *v)
-{
-	put(k);
-	sp();
-	put(v);
-	endl();
-}
-
-static void kv_u64(const HChar *k, ULong v)
-{
-	put(k);
-	sp();
-	put_u64(v);
-	endl();
-}
-
-static void stat_line(const HChar *name, ULong v)
-{
-	put("stat ");
-	kv_u64(name, v);
+	return v * 1000;	/* exact up to 1.8e16 bytes */
 }
 
 /* ---- build-id from the file's PT_NOTE segments ---- */
@@ -175,6 +71,7 @@ static Bool pread_all(Int fd, void *buf, SizeT n, Off64T off)
 	return VG_(read)(fd, buf, (Int)n) == (Int)n;
 }
 
+/* The file's build id from its PT_NOTE segments (core/buildid.h), or "". */
 static void build_id(const HChar *path, HChar *out)
 {
 	UChar eh[64], ph[56], note[4096];
@@ -194,9 +91,9 @@ static void build_id(const HChar *path, HChar *out)
 	VG_(memcpy)(&phnum, eh + 56, 2);
 	if (phentsize < sizeof(ph))
 		goto done;
-	for (i = 0; i < phnum && !out[0]; i++) {
+	for (i = 0; i < phnum; i++) {
 		UInt type;
-		ULong off, size, pos = 0;
+		ULong off, size;
 
 		if (!pread_all(fd, ph, sizeof(ph), (Off64T)(phoff + (ULong)i * phentsize)))
 			break;
@@ -207,32 +104,8 @@ static void build_id(const HChar *path, HChar *out)
 			continue;
 		if (size > sizeof(note))
 			size = sizeof(note);
-		if (!pread_all(fd, note, size, (Off64T)off))
-			continue;
-		while (pos + 12 <= size) {
-			UInt namesz, descsz, ntype, k;
-			ULong name_len, desc_len;
-
-			VG_(memcpy)(&namesz, note + pos, 4);
-			VG_(memcpy)(&descsz, note + pos + 4, 4);
-			VG_(memcpy)(&ntype, note + pos + 8, 4);
-			name_len = (namesz + 3) & ~3u;
-			desc_len = (descsz + 3) & ~3u;
-			if (pos + 12 + name_len + desc_len > size)
-				break;
-			if (ntype == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
-			    !VG_(memcmp)(note + pos + 12, "GNU", 4)) {
-				for (k = 0; k < descsz && k < 20; k++) {
-					UChar b = note[pos + 12 + name_len + k];
-
-					out[2 * k] = "0123456789abcdef"[b >> 4];
-					out[2 * k + 1] = "0123456789abcdef"[b & 15];
-				}
-				out[2 * k] = 0;
-				break;
-			}
-			pos += 12 + name_len + desc_len;
-		}
+		if (pread_all(fd, note, size, (Off64T)off) && core_build_id(note, size, out))
+			break;
 	}
 done:
 	VG_(close)(fd);
@@ -287,48 +160,22 @@ static void write_thread(const struct tlist *l)
 	for (i = 0; i < l->n; i++)
 		local[l->ids[i]] = i + 1;
 	local[SPY_ROOT] = 0;
-	put("thread ");
-	put_u64((ULong)l->t->lwpid);
-	sp();
-	put_u64(l->n + 1);
-	sp();
-	put_u64(pt->n);
-	endl();
-	put("n 0 -1 -1 0 0");
-	endl();
+	core_profile_thread(&o, (ULong)l->t->lwpid, l->n + 1, pt->n);
+	core_profile_node(&o, 0, -1, -1, 0, 0);
 	for (i = 0; i < l->n; i++) {
 		const SpyNode *n = &spy_nodes[l->ids[i]];
 		const SpyModule *m = n->module >= 0 ? &spy_mods[n->module] : NULL;
 
-		put("n ");
-		put_u64(i + 1);
-		sp();
-		put_u64(local[n->parent]);
-		sp();
-		put_i64(m ? m->id : -1);
-		sp();
-		put_hex(m ? n->pc - m->bias : n->pc);
-		put(" 0");
-		endl();
+		core_profile_node(&o, i + 1, local[n->parent], m ? m->id : -1,
+				  m ? n->pc - m->bias : n->pc, 0);
 	}
+	/* Approximate waste where the tool judges it, like the crafts. */
 	for (i = 0; i < pt->n; i++) {
 		const SpyPair *p = &pt->v[i];
 
-		put("p ");
-		put_u64(local[p->watch]);
-		sp();
-		put_u64(local[p->trap]);
-		sp();
-		put_bytes_metric(p->waste);
-		sp();
-		put_bytes_metric(p->use);
-		sp();
-		put_u64(p->count);
-		if (spy_cfg.tool != SPY_DEAD) {	/* approximate waste, like the crafts */
-			sp();
-			put_bytes_metric(p->approx);
-		}
-		endl();
+		core_profile_pair(&o, local[p->watch], local[p->trap], bytes_metric(p->waste),
+				  bytes_metric(p->use), p->count, spy_cfg.tool != SPY_DEAD,
+				  bytes_metric(p->approx));
 	}
 }
 
@@ -343,15 +190,11 @@ static void write_args(void)
 {
 	Word i, n = VG_(sizeXA)(VG_(args_for_client));
 
-	put("arg 0 ");
-	put_esc(VG_(args_the_exename) ? VG_(args_the_exename) : "");
-	endl();
+	core_profile_arg(&o, 0, VG_(args_the_exename) ? VG_(args_the_exename) : "");
 	for (i = 0; i < n; i++) {
-		put("arg ");
-		put_u64((ULong)i + 1);
-		sp();
-		put_esc(*(HChar **)VG_(indexXA)(VG_(args_for_client), i));
-		endl();
+		const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_client), i);
+
+		core_profile_arg(&o, (ULong)i + 1, arg);
 	}
 }
 
@@ -369,38 +212,30 @@ static void write_modules(struct tlist *lists, UInt nt)
 				spy_mods[m].id = next++;
 		}
 	for (k = 0; k < (UInt)next; k++) {
-		HChar id[41];
+		HChar id[CORE_BUILD_ID_HEX];
 
 		for (m = 0; spy_mods[m].id != (Int)k; m++)
 			;
 		build_id(spy_mods[m].path, id);
-		put("module ");
-		put_u64((ULong)spy_mods[m].id);
-		sp();
-		put(id[0] ? id : "-");
-		sp();
-		put_hex(spy_mods[m].bias);
-		sp();
-		put_esc(spy_mods[m].path);
-		endl();
+		core_profile_module(&o, spy_mods[m].id, id, spy_mods[m].bias, spy_mods[m].path);
 	}
 }
 
 static void write_stats(UInt nthreads)
 {
-	stat_line("samples", 0);
-	stat_line("bytes_accessed", spy_st.bytes_accessed);
-	stat_line("threads", nthreads);
-	stat_line("nodes_dropped", spy_nodes_dropped);
-	stat_line("pairs_dropped", 0);
-	stat_line("kernel_bytes_read", spy_st.kernel_bytes_read);
-	stat_line("kernel_bytes_written", spy_st.kernel_bytes_written);
-	stat_line("heap_blocks_cleared", spy_st.frees);
-	stat_line("superblocks", spy_st.superblocks);
-	stat_line("shadow_chunks", sh_chunks_in_use());
-	stat_line("cct_nodes", spy_nnodes);
+	core_profile_stat(&o, "samples", 0);
+	core_profile_stat(&o, "bytes_accessed", spy_st.bytes_accessed);
+	core_profile_stat(&o, "threads", nthreads);
+	core_profile_stat(&o, "nodes_dropped", spy_nodes_dropped);
+	core_profile_stat(&o, "pairs_dropped", 0);
+	core_profile_stat(&o, "kernel_bytes_read", spy_st.kernel_bytes_read);
+	core_profile_stat(&o, "kernel_bytes_written", spy_st.kernel_bytes_written);
+	core_profile_stat(&o, "heap_blocks_cleared", spy_st.frees);
+	core_profile_stat(&o, "superblocks", spy_st.superblocks);
+	core_profile_stat(&o, "shadow_chunks", sh_chunks_in_use());
+	core_profile_stat(&o, "cct_nodes", spy_nnodes);
 	if (spy_cfg.tool == SPY_LOAD)
-		stat_line("handles_overflowed", spy_st.handles_overflowed);
+		core_profile_stat(&o, "handles_overflowed", spy_st.handles_overflowed);
 	if (spy_cfg.tool != SPY_DEAD) {
 		ULong approx = 0;
 		SpyThread *t;
@@ -409,11 +244,11 @@ static void write_stats(UInt nthreads)
 		for (t = spy_threads; t; t = t->next)
 			for (i = 0; i < t->pairs.n; i++)
 				approx += t->pairs.v[i].approx;
-		stat_line("approx_bytes", approx);
+		core_profile_stat(&o, "approx_bytes", approx);
 	}
 }
 
-static Bool exists(const HChar *path)
+static int exists(const HChar *path)
 {
 	struct vg_stat st;
 
@@ -426,18 +261,10 @@ static void profile_path(HChar *path, SizeT cap)
 {
 	const HChar *exe = VG_(args_the_exename) ? VG_(args_the_exename) : "program";
 	const HChar *base = VG_(strrchr)(exe, '/') ? VG_(strrchr)(exe, '/') + 1 : exe;
-	Int n;
+	struct core_outname name = { spy_cfg.outdir, base, '-', (ULong)VG_(getpid)(),
+				     PROFILE_SUFFIX };
 
-	for (n = 0; n < 1000; n++) {
-		if (n)
-			VG_(snprintf)(path, (Int)cap, "%s/%s-%d-%d.witch", spy_cfg.outdir, base,
-				      VG_(getpid)(), n);
-		else
-			VG_(snprintf)(path, (Int)cap, "%s/%s-%d.witch", spy_cfg.outdir, base,
-				      VG_(getpid)());
-		if (!exists(path))
-			return;
-	}
+	core_outname_free(&name, path, cap, exists);
 }
 
 const HChar *spy_profile_write(Bool complete)
@@ -447,6 +274,8 @@ const HChar *spy_profile_write(Bool complete)
 	SpyThread *t;
 	UInt nt = 0, k;
 	SysRes r;
+	Int fd;
+	Bool failed;
 
 	spy_memos_flush();
 	for (t = spy_threads; t; t = t->next)
@@ -463,37 +292,33 @@ const HChar *spy_profile_write(Bool complete)
 		collect(&lists[k], k + 1);
 
 	profile_path(path, sizeof(path));
-	VG_(snprintf)(tmp, sizeof(tmp), "%s.tmp", path);
+	VG_(snprintf)(tmp, sizeof(tmp), "%s" PROFILE_TMP_SUFFIX, path);
 	r = VG_(open)(tmp, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0644);
 	if (sr_isError(r)) {
 		path[0] = 0;
 		goto out;
 	}
-	o.fd = (Int)sr_Res(r);
-	o.failed = False;
-	o.len = 0;
+	fd = (Int)sr_Res(r);
+	core_fmt_init(&o.out, o_buf, sizeof(o_buf), write_sink, &fd);
 	o.lines = 0;
-	kv("WITCH-PROFILE", "1");
-	kv("tool", tool_name());
-	kv("source", "exhaustive");
-	kv_u64("rate_hz", 0);
-	kv_u64("period", 0);
-	kv_u64("registers", 0);
-	kv_u64("pid", (ULong)VG_(getpid)());
-	kv_u64("start_ns", start_ns);
-	kv_u64("end_ns", now_ns());
-	kv("status", complete ? "complete" : "incomplete");
+	core_profile_kv(&o, "WITCH-PROFILE", "1");
+	core_profile_kv(&o, "tool", tool_name());
+	core_profile_kv(&o, "source", "exhaustive");
+	core_profile_kv_u64(&o, "rate_hz", 0);
+	core_profile_kv_u64(&o, "period", 0);
+	core_profile_kv_u64(&o, "registers", 0);
+	core_profile_kv_u64(&o, "pid", (ULong)VG_(getpid)());
+	core_profile_kv_u64(&o, "start_ns", start_ns);
+	core_profile_kv_u64(&o, "end_ns", now_ns());
+	core_profile_kv(&o, "status", complete ? "complete" : "incomplete");
 	write_args();
 	write_modules(lists, nt);
 	write_stats(nt);
 	for (k = 0; k < nt; k++)
 		write_thread(&lists[k]);
-	put("end ");
-	put_u64(o.lines);
-	put("\n");
-	flush();
-	VG_(close)(o.fd);
-	if (o.failed || VG_(rename)(tmp, path) != 0) {
+	failed = core_profile_end(&o) < 0;
+	VG_(close)(fd);
+	if (failed || VG_(rename)(tmp, path) != 0) {
 		VG_(unlink)(tmp);
 		path[0] = 0;
 	}

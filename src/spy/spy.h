@@ -162,9 +162,8 @@ extern Addr spy_cur_limit;
  * the pair (sqlite3 under LoadSpy spent 40 % of its load helper there).
  * Flushes are still many (LoadSpy: perl 1.2 billion, sqlite3 0.6 billion),
  * and most find their pair in the pair cache (perl: all but 0.01 %,
- * sqlite3: 85 %). A pair cache holding the counts itself, so that a flush
- * touches no pair, was tried and gained nothing (bench/spy-ab --tool=load,
- * new/old: geomean 1.005, perl 0.991). */
+ * sqlite3: 85 %): a pair cache holding the counts itself, so that a flush
+ * touches no pair, gains nothing measurable (bench/spy-ab --tool=load). */
 typedef struct {
 	struct SpyThread *t;	/* NULL: empty */
 	SpyPair p;		/* the pair and its counts since the last flush */
@@ -204,9 +203,10 @@ void spy_memo_flush(SpyMemo *m);
 /*
  * A site's handle is looked up when a helper needs it in a calling context
  * it was not looked up in (a DeadSpy load with nothing pending never
- * does). Superblock entry used to check the context and swap every
- * site's handles when it changed: in sqlite3, whose functions are called
- * from many places, that was a call at 139 million entries.
+ * does), not at superblock entry: checking the context there and swapping
+ * every site's handles when it changed costs a call at most entries in a
+ * program whose functions are called from many places (139 million in
+ * sqlite3).
  */
 UInt spy_site_resolve(SpySite *slot);
 

@@ -15,7 +15,8 @@ VG_LIBEXEC ?= $(dir $(firstword $(wildcard /usr/libexec/valgrind/vgpreload_core-
 	/usr/lib/x86_64-linux-gnu/valgrind/vgpreload_core-amd64-linux.so \
 	/usr/lib/valgrind/vgpreload_core-amd64-linux.so /usr/local/libexec/valgrind/vgpreload_core-amd64-linux.so)))
 
-SPY_SRC = $(wildcard src/spy/*.c)
+# With the core's parts that need no libc: its profile writer (Makefile).
+SPY_SRC = $(wildcard src/spy/*.c) $(CORE_FREE_SRC)
 SPY_OBJ = $(SPY_SRC:%.c=$(B)/spy/%.o)
 SPY_TOOL = $(B)/lib/witch/witchspy-amd64-linux
 SPY_LINKS = $(B)/lib/witch/vgpreload_core-amd64-linux.so $(B)/lib/witch/default.supp
@@ -23,11 +24,11 @@ SPY_LINKS = $(B)/lib/witch/vgpreload_core-amd64-linux.so $(B)/lib/witch/default.
 # Valgrind tools have no libc: freestanding code against the VG_() API.
 SPY_CFLAGS = -m64 -O2 -g -std=gnu11 -Wall -Wextra $(WERROR) \
 	-fno-strict-aliasing -fno-builtin -fno-stack-protector -fomit-frame-pointer -fno-pic -fno-pie \
-	-isystem $(VG_INCDIR) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
+	-Isrc -isystem $(VG_INCDIR) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
 
 $(B)/spy/%.o: %.c src/spy/spy.h
 	@mkdir -p $(dir $@)
-	$(CC) $(SPY_CFLAGS) -MMD -c $< -o $@
+	$(CC) $(SPY_CFLAGS) -MMD -MP -c $< -o $@
 
 $(SPY_TOOL): $(SPY_OBJ)
 	@mkdir -p $(dir $@)

@@ -1,10 +1,10 @@
 #!/bin/sh
 # The program's free finds out whether a watch is on the block it frees
-# without a system call (src/runtime/heap.c). It used to block witch's
-# signals around the check whenever a watch sat anywhere above the block:
-# two rt_sigprocmask calls per free. On the build before the fix this
-# test counted 3.3 million calls (and took 180 s under strace); sqlite3
-# under --craft=load had runs of bench/overhead at 1.8x and 2.5x.
+# without a system call (src/runtime/heap.c). Blocking witch's signals
+# around the check whenever a watch sat anywhere above the block would
+# cost two rt_sigprocmask calls per free: millions here, and sqlite3
+# under --craft=load twice as slow in bench/overhead. The test counts
+# those calls.
 . "$(dirname "$0")/lib.sh"
 needs_debug_registers
 

@@ -37,7 +37,7 @@ like "$("$WITCH" report "$TMP/r8" | head -n 1)" "timer sampling at 4000 Hz, each
 like "$("$WITCH" report "$TMP/r8" | sed -n 4p)" "store out of reach [0-9]" \
 	"and how many found nothing that near"
 
-# Loads are sampled without a limit by default (writer.h says why); a
+# Loads are sampled without a limit by default (core/contract.h says why); a
 # --reach given applies to them too.
 "$WITCH" record --quiet --craft=load -o "$TMP/l" -- "$PROGS/gaps" 100 >/dev/null
 "$WITCH" report --format=json "$TMP/l" >"$TMP/l.json"

@@ -165,12 +165,11 @@ within "$(echo "100 * $du / ($rt - $wf)" | bc)" 65 85 "the duration is the run m
 # --- virtual speedup -----------------------------------------------------------
 # One thread, a line taking a fraction f: predicted f*s, f being the share
 # of the loop's CPU time the line really took in the run (causal_frac's
-# CAUSAL_FRAC_SPLIT). The program sizes its loops for F from a calibration
-# at its start, and this VM's cores change speed for seconds at a time:
-# the share came out 0.457-0.567 for F = 0.5. Against F*s, single runs
-# were up to 11 points off at +100 % (61.4 and 61.1 in two clean-clone
-# runs of the suite); against the share, 8 runs here were within 3.3
-# points (2026-11-26).
+# CAUSAL_FRAC_SPLIT), not the F the program was asked for. It sizes its
+# loops for F from a calibration at its start, and a VM's cores change
+# speed for seconds at a time, so the share strays from F (0.457-0.567
+# for F = 0.5): against F*s a single run can be 11 points off at +100 %,
+# against the share runs stay within the 8 points checked.
 # 8000 iterations (9 s natively), for 20-50 experiments a speedup.
 for f in 0.5 0.25; do
 	causal "$TMP/f$f" causal_frac CAUSAL_FRAC_SPLIT="$TMP/split$f" WITCH_CAUSAL_FIXED_LINE="$id" \

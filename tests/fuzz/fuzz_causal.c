@@ -12,25 +12,25 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
+	struct rc_profile p;
+	struct rc_analysis a;
 	char err[512];
 	FILE *null;
 
 	memset(&p, 0, sizeof(p));
-	if (wc_read_text(&p, (const char *)data, size, "fuzz", err, sizeof(err)) == 0 &&
-	    wc_analyze(&p, &a) == 0) {
+	if (rc_read_text(&p, (const char *)data, size, "fuzz", err, sizeof(err)) == 0 &&
+	    rc_analyze(&p, &a) == 0) {
 		null = fopen("/dev/null", "w");
 		if (null) {
-			wc_render_text(null, &p, &a, 0);
-			wc_render_json(null, &p, &a, 3);
-			wc_render_coz(null, &p);
-			wc_render_warnings(null, &p, &a);
+			rc_render_text(null, &p, &a, 0);
+			rc_render_json(null, &p, &a, 3);
+			rc_render_coz(null, &p);
+			rc_render_warnings(null, &p, &a);
 			fclose(null);
 		}
-		wc_analysis_free(&a);
+		rc_analysis_free(&a);
 	}
-	wc_read_functions(&p, (const char *)data, size);
-	wc_profile_free(&p);
+	rc_read_functions(&p, (const char *)data, size);
+	rc_profile_free(&p);
 	return 0;
 }

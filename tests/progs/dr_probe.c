@@ -11,7 +11,7 @@
  *
  * The tests use it to tell a machine without working debug registers from
  * a bug in witch, and hold witch doctor's answers to it, so on purpose it
- * shares no code with witch: a broken wt_perf_breakpoint() must fail
+ * shares no code with witch: a broken core_perf_breakpoint() must fail
  * tests, not skip them.
  */
 #include <errno.h>

@@ -5,7 +5,7 @@
  *
  * Like dr_probe, it tells a machine where witch causal --progress cannot
  * count visits from a bug in witch, so on purpose it shares no code with
- * witch: a broken wc_uprobe_open() must fail tests, not skip them.
+ * witch: a broken core_uprobe_open() must fail tests, not skip them.
  */
 #include <errno.h>
 #include <limits.h>

@@ -49,13 +49,13 @@ static void throughput_profile(void)
 	put("progress\tname=app.c:99\tkind=throughput\n");
 }
 
-static int load(struct wc_profile *p, char *err, size_t errlen)
+static int load(struct rc_profile *p, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
-	return wc_read_text(p, text, len, "causal.1", err, errlen);
+	return rc_read_text(p, text, len, "causal.1", err, errlen);
 }
 
-static const struct wc_curve *curve(const struct wc_profile *p, const struct wc_analysis *a,
+static const struct rc_curve *curve(const struct rc_profile *p, const struct rc_analysis *a,
 				    const char *line)
 {
 	size_t i;
@@ -66,7 +66,7 @@ static const struct wc_curve *curve(const struct wc_profile *p, const struct wc_
 	return NULL;
 }
 
-static const struct wc_cpoint *at(const struct wc_curve *c, double x)
+static const struct rc_cpoint *at(const struct rc_curve *c, double x)
 {
 	size_t i;
 
@@ -81,26 +81,26 @@ static void test_math(void)
 	double x[] = { 0, 1, 2 }, y[] = { 0, 1, 1 }, x2[] = { 0, 0.5, 1 }, y2[] = { 0.1, 0.35, 0.6 };
 	double a, b, se;
 
-	tap_ok(wc_regress(x, y, 3, &a, &b, &se) == 0 && NEAR(b, 0.5, 1e-12) &&
+	tap_ok(rc_regress(x, y, 3, &a, &b, &se) == 0 && NEAR(b, 0.5, 1e-12) &&
 		       NEAR(a, 1.0 / 6, 1e-12),
 	       "least squares through (0,0) (1,1) (2,1): slope 1/2, intercept 1/6");
 	/* Residuals -1/6, 1/3, -1/6: SSR = 1/6, n - 2 = 1, Sxx = 2. */
 	tap_ok(NEAR(se, sqrt(1.0 / 12), 1e-12), "its slope's standard error is sqrt(1/12) (%g)", se);
-	tap_ok(wc_regress(x2, y2, 3, &a, &b, &se) == 0 && NEAR(b, 0.5, 1e-12) && NEAR(se, 0, 1e-9),
+	tap_ok(rc_regress(x2, y2, 3, &a, &b, &se) == 0 && NEAR(b, 0.5, 1e-12) && NEAR(se, 0, 1e-9),
 	       "points on a line: exact slope, zero standard error");
-	tap_ok(wc_regress(x2, y2, 2, &a, &b, &se) == 0 && se < 0,
+	tap_ok(rc_regress(x2, y2, 2, &a, &b, &se) == 0 && se < 0,
 	       "two points: a slope but no standard error");
-	tap_ok(wc_regress(x2, y2, 1, &a, &b, &se) < 0, "one point: no slope");
+	tap_ok(rc_regress(x2, y2, 1, &a, &b, &se) < 0, "one point: no slope");
 	/* L = 4 in flight, 100 arrivals in 1 s: lambda = 1e-7 /ns, W = 4e7 ns. */
-	tap_ok(NEAR(wc_littles_latency(4, 100, 1000000000), 4e7, 1e-3),
+	tap_ok(NEAR(rc_littles_latency(4, 100, 1000000000), 4e7, 1e-3),
 	       "Little's law: L = 4, lambda = 100/s gives W = 40 ms");
-	tap_ok(wc_littles_latency(4, 0, 1000) < 0 && wc_littles_latency(0, 5, 1000) < 0,
+	tap_ok(rc_littles_latency(4, 0, 1000) < 0 && rc_littles_latency(0, 5, 1000) < 0,
 	       "Little's law is undefined without arrivals or with nothing in flight");
 	/* t_obs / s_obs = 1e6 ns per sample; s / T = 1000 / 4e9. */
-	tap_ok(NEAR(wc_phase_factor(2000000000, 2000, 1000, 4000000000ull), 0.25, 1e-12),
+	tap_ok(NEAR(rc_phase_factor(2000000000, 2000, 1000, 4000000000ull), 0.25, 1e-12),
 	       "Eq. 6: t_obs/s_obs * s/T = 0.25");
-	tap_ok(wc_phase_factor(1000, 1, 1000, 1000) == 1, "Eq. 6's factor is clamped to 1");
-	tap_ok(wc_phase_factor(1000, 0, 10, 10) == 0 && wc_phase_factor(1000, 5, 10, 0) == 0,
+	tap_ok(rc_phase_factor(1000, 1, 1000, 1000) == 1, "Eq. 6's factor is clamped to 1");
+	tap_ok(rc_phase_factor(1000, 0, 10, 10) == 0 && rc_phase_factor(1000, 5, 10, 0) == 0,
 	       "Eq. 6 without samples or runtime: no factor");
 }
 
@@ -112,10 +112,10 @@ static void test_math(void)
  */
 static void test_throughput(void)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
-	const struct wc_curve *ca, *cb;
-	const struct wc_cpoint *pt;
+	struct rc_profile p;
+	struct rc_analysis a;
+	const struct rc_curve *ca, *cb;
+	const struct rc_cpoint *pt;
 	char err[512];
 	int i;
 
@@ -132,10 +132,10 @@ static void test_throughput(void)
 	put("runtime\ttime=1600000000\n");
 	put("end\tstatus=exit:0\tcomplete=1\n");
 	tap_ok(load(&p, err, sizeof(err)) == 0, "a synthetic profile reads (%s)", err);
-	tap_ok(wc_analyze(&p, &a) == 0 && a.status == WC_OK, "and analyzes");
+	tap_ok(rc_analyze(&p, &a) == 0 && a.status == RC_OK, "and analyzes");
 	ca = curve(&p, &a, "a.c:1");
 	cb = curve(&p, &a, "b.c:2");
-	tap_ok(ca && ca->baseline == WC_BASE_LINE && ca->npts == 5, "a.c:1 has its own baseline");
+	tap_ok(ca && ca->baseline == RC_BASE_LINE && ca->npts == 5, "a.c:1 has its own baseline");
 	tap_ok(ca && ca->corrected && NEAR(ca->correction, 0.5, 1e-12),
 	       "a.c:1's phase correction is 0.5 (%g)", ca ? ca->correction : -1);
 	pt = at(ca, 1.0);
@@ -149,7 +149,7 @@ static void test_throughput(void)
 	       ca ? ca->slope : -1);
 	tap_ok(ca && ca->thin == 0, "five line speedups are not thin");
 	/* Pooled baseline: only a.c:1's 0 % experiment, period 1e6. */
-	tap_ok(cb && cb->baseline == WC_BASE_POOLED && !cb->corrected,
+	tap_ok(cb && cb->baseline == RC_BASE_POOLED && !cb->corrected,
 	       "b.c:2 has no 0%% experiment: pooled baseline, no samples: uncorrected");
 	pt = at(cb, 1.0);
 	tap_ok(pt && NEAR(pt->program_speedup, 1 - 1e8 / 150 / 1e6, 1e-9),
@@ -158,8 +158,8 @@ static void test_throughput(void)
 	tap_ok(cb && cb->thin && a.nthin == 1 && a.npooled == 1, "b.c:2 is thin and pooled");
 	tap_ok(a.ncurves == 2 && a.curves[0].line == ca->line,
 	       "the curve with enough points ranks first although b.c:2's slope is steeper");
-	wc_analysis_free(&a);
-	wc_profile_free(&p);
+	rc_analysis_free(&a);
+	rc_profile_free(&p);
 }
 
 /*
@@ -171,9 +171,9 @@ static void test_throughput(void)
  */
 static void test_drift(void)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
-	const struct wc_cpoint *pt;
+	struct rc_profile p;
+	struct rc_analysis a;
+	const struct rc_cpoint *pt;
 	char err[512];
 	int i;
 
@@ -186,15 +186,15 @@ static void test_drift(void)
 	for (i = 0; i < 3; i++)
 		exp_tp("a.c:1", 0, 100000000, 100, 50);
 	put("end\tstatus=exit:0\tcomplete=1\n");
-	tap_ok(load(&p, err, sizeof(err)) == 0 && wc_analyze(&p, &a) == 0, "a drifting run analyzes (%s)",
+	tap_ok(load(&p, err, sizeof(err)) == 0 && rc_analyze(&p, &a) == 0, "a drifting run analyzes (%s)",
 	       err);
 	tap_ok(curve(&p, &a, "a.c:1") && curve(&p, &a, "a.c:1")->local, "the curve says so (local)");
 	pt = at(curve(&p, &a, "a.c:1"), 0.5);
 	tap_ok(pt && NEAR(pt->program_speedup, 0.2, 1e-9),
 	       "the 50%% experiment is priced at its neighbours' period: +0.2 (%g)",
 	       pt ? pt->program_speedup : -1);
-	wc_analysis_free(&a);
-	wc_profile_free(&p);
+	rc_analysis_free(&a);
+	rc_profile_free(&p);
 }
 
 /*
@@ -204,10 +204,10 @@ static void test_drift(void)
  */
 static void test_latency(void)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
-	const struct wc_curve *c;
-	const struct wc_cpoint *pt;
+	struct rc_profile p;
+	struct rc_analysis a;
+	const struct rc_curve *c;
+	const struct rc_cpoint *pt;
 	char err[512];
 
 	len = 0;
@@ -224,7 +224,7 @@ static void test_latency(void)
 	put("end\tstatus=exit:0\tcomplete=1\n");
 	tap_ok(load(&p, err, sizeof(err)) == 0 && p.nruns == 2, "two runs in one text read (%s)",
 	       err);
-	tap_ok(wc_analyze(&p, &a) == 0 && a.status == WC_OK, "latency analyzes");
+	tap_ok(rc_analyze(&p, &a) == 0 && a.status == RC_OK, "latency analyzes");
 	c = curve(&p, &a, "l.c:5");
 	pt = at(c, 0.5);
 	tap_ok(c && c->latency && pt && NEAR(pt->program_speedup, 0.5, 1e-9),
@@ -234,14 +234,14 @@ static void test_latency(void)
 	tap_ok(a.npoints == 1 && a.points[0].latency && a.points[0].visits == 300 &&
 		       a.points[0].departures == 300,
 	       "the latency point sums 300 arrivals and 300 departures over the runs");
-	wc_analysis_free(&a);
-	wc_profile_free(&p);
+	rc_analysis_free(&a);
+	rc_profile_free(&p);
 }
 
 static void test_status_and_coz(void)
 {
-	struct wc_profile p;
-	struct wc_analysis a;
+	struct rc_profile p;
+	struct rc_analysis a;
 	char err[512], *out = NULL;
 	size_t outlen = 0;
 	FILE *f;
@@ -251,12 +251,12 @@ static void test_status_and_coz(void)
 	exp_tp("a.c:1", 0, 1000, 1, 0);
 	exp_tp("a.c:1", 0.5, 1000, 1, 0);
 	put("runtime\ttime=5000\n");
-	tap_ok(load(&p, err, sizeof(err)) == 0 && wc_analyze(&p, &a) == 0 &&
-		       a.status == WC_NO_PROGRESS && a.nincomplete == 1,
+	tap_ok(load(&p, err, sizeof(err)) == 0 && rc_analyze(&p, &a) == 0 &&
+		       a.status == RC_NO_PROGRESS && a.nincomplete == 1,
 	       "experiments without visits: no progress; no end record: incomplete");
-	wc_analysis_free(&a);
+	rc_analysis_free(&a);
 	f = open_memstream(&out, &outlen);
-	wc_render_coz(f, &p);
+	rc_render_coz(f, &p);
 	fclose(f);
 	tap_ok(out && !strcmp(out, "startup\ttime=1000\n"
 				   "experiment\tselected=a.c:1\tspeedup=0\tduration=1000\tselected-samples=1\n"
@@ -266,21 +266,21 @@ static void test_status_and_coz(void)
 				   "runtime\ttime=5000\n"),
 	       "coz output keeps coz's keys only, in order");
 	free(out);
-	wc_profile_free(&p);
+	rc_profile_free(&p);
 
 	len = 0;
 	header(8);
 	put("end\tstatus=signal:9\tcomplete=0\n");
-	tap_ok(load(&p, err, sizeof(err)) == 0 && wc_analyze(&p, &a) == 0 &&
-		       a.status == WC_NO_EXPERIMENTS,
+	tap_ok(load(&p, err, sizeof(err)) == 0 && rc_analyze(&p, &a) == 0 &&
+		       a.status == RC_NO_EXPERIMENTS,
 	       "a run without experiments");
-	wc_analysis_free(&a);
-	wc_profile_free(&p);
+	rc_analysis_free(&a);
+	rc_profile_free(&p);
 }
 
 static void bad(const char *body, const char *want, const char *what)
 {
-	struct wc_profile p;
+	struct rc_profile p;
 	char err[512] = "";
 	int rc;
 
@@ -288,12 +288,12 @@ static void bad(const char *body, const char *want, const char *what)
 	put("%s", body);
 	rc = load(&p, err, sizeof(err));
 	tap_ok(rc < 0 && strstr(err, want) != NULL, "%s: '%s'", what, err);
-	wc_profile_free(&p);
+	rc_profile_free(&p);
 }
 
 static void test_reader(void)
 {
-	struct wc_profile p;
+	struct rc_profile p;
 	char err[512];
 
 	bad("", "empty", "empty file");
@@ -327,22 +327,22 @@ static void test_reader(void)
 	text[len++] = '\0';
 	text[len++] = '\n';
 	memset(&p, 0, sizeof(p));
-	tap_ok(wc_read_text(&p, text, len, "causal.1", err, sizeof(err)) < 0 &&
+	tap_ok(rc_read_text(&p, text, len, "causal.1", err, sizeof(err)) < 0 &&
 		       strstr(err, "causal.1:2: binary data"), "NUL byte: '%s'", err);
-	wc_profile_free(&p);
+	rc_profile_free(&p);
 	bad("witch-causal\tversion=1\tpid=1\nwitch-causal\tversion=1\tpid=2\n",
 	    "causal.1:2: a second witch-causal header", "a second header before end");
 	len = 0;
 	put("witch-causal\tversion=1\tpid=1\tfuture=yes\nthread-stats\tn=4\nruntime\ttime=9\textra=1\n");
 	memset(&p, 0, sizeof(p));
-	tap_ok(wc_read_text(&p, text, len, "causal.1", err, sizeof(err)) == 0 && p.nruns == 1 &&
+	tap_ok(rc_read_text(&p, text, len, "causal.1", err, sizeof(err)) == 0 && p.nruns == 1 &&
 		       p.runs[0].has_runtime && p.runs[0].runtime == 9,
 	       "unknown keys and well-formed unknown records are skipped");
-	wc_profile_free(&p);
-	tap_ok(wc_is_profile_name("causal.123") && wc_is_profile_name("causal.123.2") &&
-		       !wc_is_profile_name("causal.123.tmp") && !wc_is_profile_name(".causal.123.tmp") &&
-		       !wc_is_profile_name("causal.") && !wc_is_profile_name("causal.12.") &&
-		       !wc_is_profile_name("causal.1..2") && !wc_is_profile_name("x.witch"),
+	rc_profile_free(&p);
+	tap_ok(rc_is_profile_name("causal.123") && rc_is_profile_name("causal.123.2") &&
+		       !rc_is_profile_name("causal.123.tmp") && !rc_is_profile_name(".causal.123.tmp") &&
+		       !rc_is_profile_name("causal.") && !rc_is_profile_name("causal.12.") &&
+		       !rc_is_profile_name("causal.1..2") && !rc_is_profile_name("x.witch"),
 	       "causal.PID and causal.PID.N names");
 }
 

@@ -1,11 +1,11 @@
 /*
- * test_causal_lines.c - the line table witch causal hands to its runtime,
- * from programs compiled here with DWARF 5 and DWARF 4: sorted disjoint
- * ranges, inlined code from an out-of-scope header charged to its call
- * site, FILE:LINE resolution and its errors.
+ * test_causal_lines.c - the line table witch causal hands to its runtime
+ * (src/cli/causal_lines.c), from programs compiled here with DWARF 5 and
+ * DWARF 4: sorted disjoint ranges, inlined code from an out-of-scope
+ * header charged to its call site, FILE:LINE resolution and its errors.
  */
 #include "tap.h"
-#include "report/causal_lines.h"
+#include "cli/causal_lines.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +60,7 @@ static int compile(const char *out, const char *flags)
 	return system(cmd);
 }
 
-static int build(struct wc_lines *t, const char *bin, const char *scope, char *err, size_t n)
+static int build(struct causal_lines *t, const char *bin, const char *scope, char *err, size_t n)
 {
 	char path[256];
 	char *sc[1];
@@ -68,29 +68,29 @@ static int build(struct wc_lines *t, const char *bin, const char *scope, char *e
 	memset(t, 0, sizeof(*t));
 	snprintf(path, sizeof(path), "%s/%s", dir, bin);
 	sc[0] = (char *)scope;
-	if (wc_lines_set_scope(t, sc, scope ? 1 : 0))
+	if (causal_lines_set_scope(t, sc, scope ? 1 : 0))
 		return -1;
-	return wc_lines_add_module(t, path, err, n) || wc_lines_finish(t, err, n) ? -1 : 0;
+	return causal_lines_add_module(t, path, err, n) || causal_lines_finish(t, err, n) ? -1 : 0;
 }
 
-static int sorted_disjoint(const struct wc_lines *t)
+static int sorted_disjoint(const struct causal_lines *t)
 {
 	size_t i, j;
 
 	for (i = 0; i < t->nmods; i++)
 		for (j = 0; j < t->mods[i].nranges; j++) {
-			const struct wc_range *r = &t->mods[i].ranges[j];
+			const struct causal_range *r = &t->mods[i].ranges[j];
 
 			if (r->start >= r->end || r->line >= t->nlines)
 				return 0;
 			if (j && r->start < t->mods[i].ranges[j - 1].end)
 				return 0;
 		}
-	return wc_lines_nranges(t) > 0;
+	return causal_lines_nranges(t) > 0;
 }
 
 /* The id of the line whose location ends with suffix, or -1. */
-static long line_ending(const struct wc_lines *t, const char *suffix)
+static long line_ending(const struct causal_lines *t, const char *suffix)
 {
 	size_t i, n = strlen(suffix);
 
@@ -104,7 +104,7 @@ static long line_ending(const struct wc_lines *t, const char *suffix)
 	return -1;
 }
 
-static const char *function_of(const struct wc_lines *t, long id)
+static const char *function_of(const struct causal_lines *t, long id)
 {
 	return id < 0 || t->lines[id].function == UINT32_MAX ? NULL
 							    : t->files.strs[t->lines[id].function];
@@ -112,7 +112,7 @@ static const char *function_of(const struct wc_lines *t, long id)
 
 static void test_binary(const char *bin, const char *what)
 {
-	struct wc_lines t;
+	struct causal_lines t;
 	char err[2048] = "", *out = NULL;
 	size_t outlen = 0;
 	long id;
@@ -125,26 +125,26 @@ static void test_binary(const char *bin, const char *what)
 	       "%s: by default the header's inlined line is its own, in helper()", what);
 	tap_ok(line_ending(&t, "/main.c:8") >= 0 && line_ending(&t, "/main.c:4") < 0,
 	       "%s: main.c:8 has code, the comment line 4 has none", what);
-	tap_ok(wc_lines_add_progress(&t, "main.c:15", err, sizeof(err)) == 0 && t.nbps == 1 &&
+	tap_ok(causal_lines_add_progress(&t, "main.c:15", err, sizeof(err)) == 0 && t.nbps == 1 &&
 		       t.bps[0].addr > 0,
 	       "%s: --progress=main.c:15 resolves to an address", what);
-	tap_ok(wc_lines_add_progress(&t, "main.c:4", err, sizeof(err)) < 0 &&
+	tap_ok(causal_lines_add_progress(&t, "main.c:4", err, sizeof(err)) < 0 &&
 		       strstr(err, "main.c:4 has no code; the nearest line"),
 	       "%s: a line without code: '%s'", what, err);
-	tap_ok(wc_lines_add_progress(&t, "nosuch.c:3", err, sizeof(err)) < 0 &&
+	tap_ok(causal_lines_add_progress(&t, "nosuch.c:3", err, sizeof(err)) < 0 &&
 		       strstr(err, "no source file 'nosuch.c'"),
 	       "%s: an unknown file: '%s'", what, err);
-	tap_ok(wc_lines_add_progress(&t, "main.c", err, sizeof(err)) < 0 &&
+	tap_ok(causal_lines_add_progress(&t, "main.c", err, sizeof(err)) < 0 &&
 		       strstr(err, "is not FILE:LINE"), "%s: not FILE:LINE: '%s'", what, err);
 	f = open_memstream(&out, &outlen);
-	wc_lines_write(&t, f);
+	causal_lines_write(&t, f);
 	fclose(f);
 	tap_ok(out && !strncmp(out, "witch-causal-lines\t1\nmodule\t0\t/", 31) &&
 		       strstr(out, "\nrange\t0\t") && strstr(out, "\nprogress\t0\t") &&
 		       strstr(out, "/main.c:15\n"),
 	       "%s: the table's text has the contract's records", what);
 	free(out);
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 
 	tap_ok(build(&t, bin, "main.c", err, sizeof(err)) == 0, "%s: --scope=main.c reads (%s)",
 	       what, err);
@@ -157,32 +157,32 @@ static void test_binary(const char *bin, const char *what)
 	{
 		uint32_t lid;
 
-		tap_ok(wc_lines_find_line(&t, "helper.h:3", &lid, err, sizeof(err)) < 0 &&
+		tap_ok(causal_lines_find_line(&t, "helper.h:3", &lid, err, sizeof(err)) < 0 &&
 			       strstr(err, "outside the causal scope"),
 		       "%s: --line on an out-of-scope line: '%s'", what, err);
-		tap_ok(wc_lines_find_line(&t, "main.c:8", &lid, err, sizeof(err)) == 0 &&
+		tap_ok(causal_lines_find_line(&t, "main.c:8", &lid, err, sizeof(err)) == 0 &&
 			       (long)lid == id, "%s: --line=main.c:8 finds its id", what);
 	}
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 	tap_ok(build(&t, bin, "other.c", err, sizeof(err)) < 0 &&
 		       strstr(err, "--scope=other.c matches no source file"),
 	       "%s: a scope matching nothing: '%s'", what, err);
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 }
 
 int main(void)
 {
-	struct wc_lines t;
+	struct causal_lines t;
 	char err[2048];
 	char cmd[300];
 
-	tap_ok(wc_system_path("/usr/include/stdio.h") && wc_system_path("<built-in>") &&
-		       !wc_system_path("/home/me/app.c") && !wc_system_path("/usr/src/app/main.c"),
+	tap_ok(causal_system_path("/usr/include/stdio.h") && causal_system_path("<built-in>") &&
+		       !causal_system_path("/home/me/app.c") && !causal_system_path("/usr/src/app/main.c"),
 	       "system paths are out of the default scope, projects are in");
-	tap_ok(wc_path_matches("app.c", "/home/me/src/app.c") &&
-		       wc_path_matches("src/app.c", "/home/me/src/app.c") &&
-		       wc_path_matches("src/*.c", "/home/me/src/app.c") &&
-		       !wc_path_matches("pp.c", "/home/me/src/app.c"),
+	tap_ok(causal_path_matches("app.c", "/home/me/src/app.c") &&
+		       causal_path_matches("src/app.c", "/home/me/src/app.c") &&
+		       causal_path_matches("src/*.c", "/home/me/src/app.c") &&
+		       !causal_path_matches("pp.c", "/home/me/src/app.c"),
 	       "scope patterns match whole trailing components");
 	if (!mkdtemp(dir) || write_file("helper.h", helper_h) || write_file("main.c", main_c) ||
 	    compile("app5", "-gdwarf-5") || compile("app4", "-gdwarf-4") || compile("app0", "")) {
@@ -193,11 +193,11 @@ int main(void)
 	test_binary("app4", "DWARF 4");
 	memset(&t, 0, sizeof(t));
 	snprintf(cmd, sizeof(cmd), "%s/app0", dir);
-	tap_ok(wc_lines_set_scope(&t, NULL, 0) == 0 &&
-		       wc_lines_add_module(&t, cmd, err, sizeof(err)) < 0 &&
+	tap_ok(causal_lines_set_scope(&t, NULL, 0) == 0 &&
+		       causal_lines_add_module(&t, cmd, err, sizeof(err)) < 0 &&
 		       strstr(err, "has no debug information; rebuild it with -g"),
 	       "without -g: '%s'", err);
-	wc_lines_free(&t);
+	causal_lines_free(&t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		tap_diag("could not remove %s", dir);

@@ -17,7 +17,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "runtime/hit.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 #include "runtime/xstate.h"
 #include "tap.h"
 

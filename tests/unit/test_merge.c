@@ -4,7 +4,7 @@
  * a leaf frame, a return address and an inlined function.
  */
 #include "tap.h"
-#include "profile/escape.h"
+#include "core/escape.h"
 #include "profile/reader.h"
 #include "report/render.h"
 #include "report/report.h"
@@ -48,7 +48,7 @@ static struct wp_profile *profile(int pid, const char *module,
 	size_t n, lines = 0;
 	char *c;
 
-	wp_escape(esc, sizeof(esc), module);
+	core_escape(esc, sizeof(esc), module);
 	n = (size_t)snprintf(text, sizeof(text), header, pid, esc);
 	n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", body);
 	for (c = text; *c; c++)

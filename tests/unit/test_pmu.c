@@ -19,8 +19,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/perf.h"
-#include "runtime/witch.h"
+#include "core/perf.h"
+#include "runtime/runtime.h"
 #include "tap.h"
 
 /* ---- the event ---- */
@@ -62,58 +62,58 @@ static void test_events(void)
 		return;
 	}
 	why[0] = 0;
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_INTEL, root, 1, 0, why, sizeof(why)) < 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_INTEL, root, 1, 0, why, sizeof(why)) < 0 &&
 		       strstr(why, "no Intel core PMU"),
 	       "Intel without a cpu PMU: none, and why (%s)", why);
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 1, 0, why, sizeof(why)) < 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_AMD, root, 1, 0, why, sizeof(why)) < 0 &&
 		       strstr(why, "ibs_op"),
 	       "AMD without IBS: none, and why (%s)", why);
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_OTHER, root, 1, 0, why, sizeof(why)) < 0,
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_OTHER, root, 1, 0, why, sizeof(why)) < 0,
 	       "another vendor: none (%s)", why);
 
 	put_file("cpu/type", "4\n");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_INTEL, root, 1, 0, why, sizeof(why)) == 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_INTEL, root, 1, 0, why, sizeof(why)) == 0 &&
 		       a.type == PERF_TYPE_RAW && a.config == 0x82d0 && a.precise_ip == 2 &&
 		       a.sample_period == 5000011,
 	       "Intel stores: raw 0x82d0 (ALL_STORES), PEBS, every 5000011");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_INTEL, root, 0, 0, why, sizeof(why)) == 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_INTEL, root, 0, 0, why, sizeof(why)) == 0 &&
 		       a.config == 0x81d0 && a.sample_period == 10000019,
 	       "Intel loads: raw 0x81d0 (ALL_LOADS), every 10000019");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_INTEL, root, 1, 777, why, sizeof(why)) == 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_INTEL, root, 1, 777, why, sizeof(why)) == 0 &&
 		       a.sample_period == 777,
 	       "a period given is kept");
 	tap_ok(a.sample_type == (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR) && a.wakeup_events == 1 &&
 		       a.exclude_kernel && !a.disabled,
 	       "samples carry ip and address, one wakeup each, user space only, enabled");
 	put_file("cpu_core/type", "8\n");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_INTEL, root, 1, 0, why, sizeof(why)) == 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_INTEL, root, 1, 0, why, sizeof(why)) == 0 &&
 		       a.type == 8 && a.config == 0x82d0,
 	       "a hybrid Intel: the cpu_core PMU's type");
 
 	put_file("ibs_op/type", "11\n");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 1, 0, why, sizeof(why)) < 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_AMD, root, 1, 0, why, sizeof(why)) < 0 &&
 		       strstr(why, "cnt_ctl"),
 	       "IBS that counts only cycles: refused (%s)", why);
 	put_file("ibs_op/format/cnt_ctl", "config:19\n");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 0, 0, why, sizeof(why)) == 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_AMD, root, 0, 0, why, sizeof(why)) == 0 &&
 		       a.type == 11 && a.config == 1ULL << 19 && a.sample_period == 1000000,
 	       "AMD: ibs_op counting ops (cnt_ctl bit 19), every 1000000 ops");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 0, 1001, why, sizeof(why)) == 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_AMD, root, 0, 1001, why, sizeof(why)) == 0 &&
 		       a.sample_period == 1008,
 	       "IBS periods round up to a multiple of 16");
 	tap_ok(!a.exclude_kernel && !a.exclude_hv && a.config2 == 0,
 	       "IBS without swfilt: no exclude flags (it refuses them)");
 	put_file("ibs_op/format/swfilt", "config2:0\n");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 0, 0, why, sizeof(why)) == 0 &&
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_AMD, root, 0, 0, why, sizeof(why)) == 0 &&
 		       a.config2 == 1 && a.exclude_kernel && !a.exclude_hv,
 	       "IBS with swfilt (config2:0): it filters out the kernel");
 	put_file("ibs_op/format/cnt_ctl", "config1:3\n");
-	tap_ok(wt_perf_memory_attr(&a, WT_CPU_AMD, root, 0, 0, why, sizeof(why)) < 0,
+	tap_ok(core_perf_memory_attr(&a, CORE_CPU_AMD, root, 0, 0, why, sizeof(why)) < 0,
 	       "a cnt_ctl field elsewhere than config: refused");
-	tap_ok(wt_perf_pmu_type(root, "cpu") == 4 && wt_perf_pmu_type(root, "nope") == -1,
+	tap_ok(core_perf_pmu_type(root, "cpu") == 4 && core_perf_pmu_type(root, "nope") == -1,
 	       "pmu types read from sysfs");
 	put_file("bad/type", "x\n");
-	tap_ok(wt_perf_pmu_type(root, "bad") == -1, "a type that is no number: none");
+	tap_ok(core_perf_pmu_type(root, "bad") == -1, "a type that is no number: none");
 	/* The sysfs tree is the test's own: none is left in /tmp. */
 	tap_ok(nftw(root, remove_one, 8, FTW_DEPTH | FTW_PHYS) == 0, "the test's sysfs tree removed");
 }
@@ -247,8 +247,8 @@ static void handle(int sig, void (*fn)(int, siginfo_t *, void *))
 static void sample_store(volatile long *p, uintptr_t addr)
 {
 	sample_addr = addr;
-	breakpoint_fd = wt_perf_breakpoint(HW_BREAKPOINT_X, (uintptr_t)pmu_after, 8, 1);
-	if (breakpoint_fd < 0 || wt_perf_route(breakpoint_fd, SIGUSR1, th.tid) < 0)
+	breakpoint_fd = core_perf_breakpoint(HW_BREAKPOINT_X, (uintptr_t)pmu_after, 8, 1);
+	if (breakpoint_fd < 0 || core_perf_route(breakpoint_fd, SIGUSR1, th.tid) < 0)
 		tap_diag("no execute breakpoint");
 	store_once(p, 1);
 	close(breakpoint_fd);

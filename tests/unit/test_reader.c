@@ -4,7 +4,7 @@
  * own error, and arbitrary bytes never crash it.
  */
 #include "tap.h"
-#include "profile/escape.h"
+#include "core/escape.h"
 #include "profile/reader.h"
 
 #include <stdint.h>
@@ -100,25 +100,25 @@ static void test_escape(void)
 	for (i = 1; i < 256; i++)
 		src[i - 1] = (char)i;
 	src[255] = '\0';
-	n = wp_escape(enc, sizeof(enc), src);
-	tap_ok(n == wp_escape_len(src) && n == strlen(enc),
-	       "escape of all bytes writes wp_escape_len(src) bytes");
+	n = core_escape(enc, sizeof(enc), src);
+	tap_ok(n == core_escape_len(src) && n == strlen(enc),
+	       "escape of all bytes writes core_escape_len(src) bytes");
 	for (i = 0; enc[i]; i++)
 		if ((unsigned char)enc[i] <= 0x20 || (unsigned char)enc[i] >= 0x7f)
 			clean = 0;
 	tap_ok(clean, "escaped text has no space, control or non-ASCII byte");
 	strcpy(dec, enc);
-	tap_ok(wp_unescape(dec) == 0 && !strcmp(dec, src),
+	tap_ok(core_unescape(dec) == 0 && !strcmp(dec, src),
 	       "unescape(escape(all bytes)) round-trips");
 
-	n = wp_escape(enc, sizeof(enc), "");
+	n = core_escape(enc, sizeof(enc), "");
 	tap_ok(n == 1 && !strcmp(enc, "%"), "empty string is written as %%");
-	tap_ok(wp_escape(enc, sizeof(enc), NULL) == 1 && !strcmp(enc, "%"),
+	tap_ok(core_escape(enc, sizeof(enc), NULL) == 1 && !strcmp(enc, "%"),
 	       "NULL is written as the empty string");
 	strcpy(dec, "%");
-	tap_ok(wp_unescape(dec) == 0 && dec[0] == '\0', "%% reads back as empty");
+	tap_ok(core_unescape(dec) == 0 && dec[0] == '\0', "%% reads back as empty");
 
-	wp_escape(enc, sizeof(enc), "a b%c\n\xff");
+	core_escape(enc, sizeof(enc), "a b%c\n\xff");
 	tap_ok(!strcmp(enc, "a%20b%25c%0A%FF"), "escape uses upper-case %%XX");
 
 	/* Small buffers: NUL-terminated, no overflow, no split triplet. */
@@ -126,7 +126,7 @@ static void test_escape(void)
 		char small[16];
 
 		memset(small, 'Z', sizeof(small));
-		n = wp_escape(small, (size_t)i, "ab cd%ef");
+		n = core_escape(small, (size_t)i, "ab cd%ef");
 		if (n >= (size_t)(i ? i : 1) || small[i] != 'Z' ||
 		    (i && small[n] != '\0'))
 			ok = 0;
@@ -134,7 +134,7 @@ static void test_escape(void)
 			ok = 0;
 		if (i) {
 			strcpy(dec, small);
-			if (wp_unescape(dec) && n)
+			if (core_unescape(dec) && n)
 				ok = 0;
 		}
 	}
@@ -146,13 +146,13 @@ static void test_escape(void)
 		ok = 1;
 		for (i = 0; i < 6; i++) {
 			strcpy(dec, bad[i]);
-			if (wp_unescape(dec) != -1)
+			if (core_unescape(dec) != -1)
 				ok = 0;
 		}
 		tap_ok(ok, "malformed %%XX escapes are rejected");
 	}
 	strcpy(dec, "x%2fy%2Fz");
-	tap_ok(wp_unescape(dec) == 0 && !strcmp(dec, "x/y/z"),
+	tap_ok(core_unescape(dec) == 0 && !strcmp(dec, "x/y/z"),
 	       "unescape accepts either hex case");
 }
 

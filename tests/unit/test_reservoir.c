@@ -7,7 +7,7 @@
 
 #include "runtime/cct.h"
 #include "runtime/reservoir.h"
-#include "runtime/witch.h"
+#include "runtime/runtime.h"
 #include "tap.h"
 
 /* Every sample of a window of M, with N registers and no traps, survives

@@ -2,8 +2,8 @@
  * interpose.c - the libc calls witch must see, so that profiling never
  * changes what the program observes and never loses what it measured:
  *
- *  - signal dispositions (sigaction, signal): witch's own signals stay
- *    witch's, whatever the program installs (it sees what it asked for);
+ *  - signal dispositions (sigaction, signal): the tool's own signals stay
+ *    the tool's, whatever the program installs (it sees what it asked for);
  *    signals whose default action kills get a stand-in handler that writes
  *    the profile first, then dies of the same signal;
  *  - signal masks (sigprocmask, pthread_sigmask): witch's signals are never
@@ -23,7 +23,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/witch.h"
+#include "core/interpose.h"
+#include "core/tool.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define NSIGS 65
@@ -44,6 +45,7 @@ static int (*real_fexecve)(int, char *const[], char *const[]);
 /* libunwind's code: it blocks signals around its locks, and must get its way. */
 static uintptr_t unwind_lo, unwind_hi;
 
+static int own_sig[CORE_MAX_OWN_SIGNALS], nown;
 static unsigned char managed[NSIGS];
 static struct sigaction app_action[NSIGS];	/* what the program believes */
 static void (*standin[NSIGS])(int, siginfo_t *, void *);
@@ -83,7 +85,7 @@ static int from_unwinder(const void *caller)
 }
 
 /* Resolve libc's versions; witch calls these itself, never its wrappers. */
-void wt_interpose_resolve(void)
+void core_interpose_resolve(void)
 {
 	Dl_info info;
 
@@ -98,7 +100,7 @@ void wt_interpose_resolve(void)
 		dl_iterate_phdr(find_unwind_text, info.dli_fbase);
 }
 
-int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
+int core_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 {
 	return real_sigaction(sig, act, oact);
 }
@@ -109,7 +111,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	struct sigaction dfl;
 
 	(void)uc;
-	wt_process_ended(0, -sig);
+	tool_process_ended(0, -sig);
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	real_sigaction(sig, &dfl, NULL);
@@ -140,7 +142,7 @@ static void stand_in(int sig, void (*fn)(int, siginfo_t *, void *))
 		managed[sig] = STANDIN;
 }
 
-void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *))
+void core_interpose_signals(const int *own, int n, void (*on_sigio)(int, siginfo_t *, void *))
 {
 	size_t i;
 
@@ -149,13 +151,14 @@ void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *))
 	/* A full real-time signal queue turns perf's signal into SIGIO,
 	 * whose default action would kill the program. */
 	stand_in(SIGIO, on_sigio);
-	managed[wt_sig_sample] = OWN;
-	managed[wt_sig_trap] = OWN;
-	memset(&app_action[wt_sig_sample], 0, sizeof(struct sigaction));
-	memset(&app_action[wt_sig_trap], 0, sizeof(struct sigaction));
+	for (nown = 0; nown < n && nown < CORE_MAX_OWN_SIGNALS; nown++) {
+		own_sig[nown] = own[nown];
+		managed[own[nown]] = OWN;
+		memset(&app_action[own[nown]], 0, sizeof(struct sigaction));
+	}
 }
 
-void wt_interpose_share(int sig)
+void core_interpose_share(int sig)
 {
 	if (managed[sig] != STANDIN)
 		real_sigaction(sig, NULL, &app_action[sig]);
@@ -164,7 +167,7 @@ void wt_interpose_share(int sig)
 
 /* Run the program's action for a signal witch did not want, as the
  * kernel would have. */
-void wt_interpose_forward(int sig, siginfo_t *si, void *uc)
+void core_interpose_forward(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction a = app_action[sig];
 	sigset_t mask, old;
@@ -174,8 +177,8 @@ void wt_interpose_forward(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	/* The mask the kernel would give it: the interrupted code's, its
-	 * sa_mask and the signal; not witch's handler's, which blocks the
-	 * program's signals (thread.c's install). */
+	 * sa_mask and the signal; not the tool's handler's, which blocks the
+	 * program's signals (src/runtime/thread.c's install). */
 	mask = ((ucontext_t *)uc)->uc_sigmask;
 	sigorset(&mask, &mask, &a.sa_mask);
 	if (!(a.sa_flags & SA_NODEFER))
@@ -200,7 +203,7 @@ void wt_interpose_forward(int sig, siginfo_t *si, void *uc)
  */
 static int alt_stack_only;
 
-void wt_interpose_alt_stack_only(void)
+void core_interpose_alt_stack_only(void)
 {
 	alt_stack_only = 1;
 }
@@ -219,7 +222,7 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *oac
 	struct sigaction copy;
 
 	if (!real_sigaction)
-		wt_interpose_resolve();
+		core_interpose_resolve();
 	if (sig <= 0 || sig >= NSIGS || !managed[sig])
 		return real_sigaction(sig, on_alt_stack(act, &copy), oact);
 	if (oact)
@@ -241,7 +244,7 @@ EXPORT sighandler_t signal(int sig, sighandler_t handler)
 	struct sigaction sa, old;
 
 	if (!real_signal)
-		wt_interpose_resolve();
+		core_interpose_resolve();
 	if (sig <= 0 || sig >= NSIGS || (!managed[sig] && !alt_stack_only))
 		return real_signal(sig, handler);
 	/* glibc's signal(): BSD semantics. */
@@ -264,12 +267,13 @@ EXPORT sighandler_t signal(int sig, sighandler_t handler)
 static const sigset_t *without_own(int how, const sigset_t *set, sigset_t *copy,
 				   const void *caller)
 {
-	if (!set || how == SIG_UNBLOCK || !wt_sig_sample || wt_in_handler() ||
-	    from_unwinder(caller))
+	int i;
+
+	if (!set || how == SIG_UNBLOCK || !nown || tool_in_handler() || from_unwinder(caller))
 		return set;
 	*copy = *set;
-	sigdelset(copy, wt_sig_sample);
-	sigdelset(copy, wt_sig_trap);
+	for (i = 0; i < nown; i++)
+		sigdelset(copy, own_sig[i]);
 	/* A blocked fault or trap kills: never let the program block witch's. */
 	if (managed[SIGSEGV] == SHARED) {
 		sigdelset(copy, SIGSEGV);
@@ -284,7 +288,7 @@ EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *oset)
 	sigset_t copy;
 
 	if (!real_sigprocmask)
-		wt_interpose_resolve();
+		core_interpose_resolve();
 	return real_sigprocmask(how, without_own(how, set, &copy, __builtin_return_address(0)),
 				oset);
 }
@@ -294,7 +298,7 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 	sigset_t copy;
 
 	if (!real_pthread_sigmask)
-		wt_interpose_resolve();
+		core_interpose_resolve();
 	return real_pthread_sigmask(how,
 				    without_own(how, set, &copy, __builtin_return_address(0)),
 				    oset);
@@ -307,10 +311,10 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 #define AROUND_EXEC(call)                  \
 	do {                               \
 		int rc_, e_;               \
-		wt_before_exec();          \
+		tool_before_exec();        \
 		rc_ = (call);              \
 		e_ = errno;                \
-		wt_exec_failed();          \
+		tool_exec_failed();        \
 		errno = e_;                \
 		return rc_;                \
 	} while (0)
@@ -318,21 +322,21 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	if (!real_execve)
-		wt_interpose_resolve();
+		core_interpose_resolve();
 	AROUND_EXEC(real_execve(path, argv, envp));
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	if (!real_execvpe)
-		wt_interpose_resolve();
+		core_interpose_resolve();
 	AROUND_EXEC(real_execvpe(file, argv, envp));
 }
 
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	if (!real_fexecve)
-		wt_interpose_resolve();
+		core_interpose_resolve();
 	AROUND_EXEC(real_fexecve(fd, argv, envp));
 }
 
@@ -397,7 +401,7 @@ EXPORT int execle(const char *path, const char *arg, ...)
 
 EXPORT void _exit(int status)
 {
-	wt_process_ended(1, status);
+	tool_process_ended(1, status);
 	syscall(SYS_exit_group, status);
 	__builtin_unreachable();
 }

@@ -1,3 +1,7 @@
+/*
+ * perf.c - perf events and CPU timers (perf.h). Not for handlers, except
+ * core_perf_breakpoint_attr and core_perf_open (system calls only).
+ */
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,40 +13,46 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/perf.h"
+#include "core/perf.h"
 
-void wt_perf_breakpoint_attr(struct perf_event_attr *a, int bp_type, uintptr_t addr,
-			     unsigned len)
+void core_perf_attr_init(struct perf_event_attr *a, uint32_t type, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
+int core_perf_open(struct perf_event_attr *a)
+{
+	return (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void core_perf_breakpoint_attr(struct perf_event_attr *a, int bp_type, uintptr_t addr,
+			       unsigned len)
 {
 	/* PERF_EVENT_IOC_MODIFY_ATTRIBUTES insists every other field matches
 	 * the open-time attributes, so one function builds both. */
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_BREAKPOINT;
-	a->size = sizeof(*a);
+	core_perf_attr_init(a, PERF_TYPE_BREAKPOINT, 0);
 	a->bp_type = bp_type;
 	a->bp_addr = addr;
 	a->bp_len = bp_type == HW_BREAKPOINT_X ? sizeof(long) : len;
 	a->sample_period = 1;
 	a->wakeup_events = 1;
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
 }
 
-static int perf_open(struct perf_event_attr *a)
-{
-	return (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-int wt_perf_breakpoint(int bp_type, uintptr_t addr, unsigned len, int enabled)
+int core_perf_breakpoint(int bp_type, uintptr_t addr, unsigned len, int enabled)
 {
 	struct perf_event_attr a;
 
-	wt_perf_breakpoint_attr(&a, bp_type, addr, len);
+	core_perf_breakpoint_attr(&a, bp_type, addr, len);
 	a.disabled = !enabled;
-	return perf_open(&a);
+	return core_perf_open(&a);
 }
 
-int wt_perf_route(int fd, int sig, int tid)
+int core_perf_route(int fd, int sig, int tid)
 {
 	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = tid };
 
@@ -52,22 +62,17 @@ int wt_perf_route(int fd, int sig, int tid)
 	return 0;
 }
 
-int wt_perf_task_clock(uint64_t period_ns)
+int core_perf_task_clock(uint64_t period_ns)
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_SOFTWARE;
-	a.size = sizeof(a);
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	core_perf_attr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	a.sample_period = period_ns;
 	a.wakeup_events = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	return perf_open(&a);
+	return core_perf_open(&a);
 }
 
-int wt_cpu_timer(int sig, int tid, timer_t *timer)
+int core_cpu_timer(int sig, int tid, timer_t *timer)
 {
 	struct sigevent ev;
 
@@ -78,18 +83,18 @@ int wt_cpu_timer(int sig, int tid, timer_t *timer)
 	return timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, timer) < 0 ? -1 : 0;
 }
 
-enum wt_cpu_vendor wt_cpu_vendor(void)
+enum core_cpu_vendor core_cpu_vendor(void)
 {
 	unsigned a, b, c, d;
 
 	if (!__get_cpuid(0, &a, &b, &c, &d))
-		return WT_CPU_OTHER;
+		return CORE_CPU_OTHER;
 	/* The vendor string is in ebx, edx, ecx. */
 	if (b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e)	/* GenuineIntel */
-		return WT_CPU_INTEL;
+		return CORE_CPU_INTEL;
 	if (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163)	/* AuthenticAMD */
-		return WT_CPU_AMD;
-	return WT_CPU_OTHER;
+		return CORE_CPU_AMD;
+	return CORE_CPU_OTHER;
 }
 
 /* The first line of ROOT/PMU/FILE into buf; 0 or -1. Not for handlers. */
@@ -100,7 +105,7 @@ static int read_pmu_file(const char *root, const char *pmu, const char *file, ch
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", root ? root : WT_SYSFS_PMUS, pmu, file);
+	snprintf(path, sizeof(path), "%s/%s/%s", root ? root : CORE_SYSFS_PMUS, pmu, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -113,7 +118,7 @@ static int read_pmu_file(const char *root, const char *pmu, const char *file, ch
 	return 0;
 }
 
-int wt_perf_pmu_type(const char *root, const char *pmu)
+int core_perf_pmu_type(const char *root, const char *pmu)
 {
 	char buf[32], *end;
 	long v;
@@ -141,9 +146,9 @@ static int format_bit(const char *root, const char *pmu, const char *field, int 
 	return buf[n] || bit < 0 || bit > 63 ? -1 : bit;
 }
 
-uint64_t wt_perf_memory_default_period(enum wt_cpu_vendor v, int want_store)
+uint64_t core_perf_memory_default_period(enum core_cpu_vendor v, int want_store)
 {
-	if (v == WT_CPU_AMD)
+	if (v == CORE_CPU_AMD)
 		return 1000000;	/* ops of every kind, a multiple of 16 */
 	return want_store ? 5000011 : 10000019;	/* WITCH §7: 5M stores, 10M loads, prime */
 }
@@ -157,23 +162,20 @@ uint64_t wt_perf_memory_default_period(enum wt_cpu_vendor v, int want_store)
  * keeps the accesses of the wanted kind, which is still one in so many of
  * them.
  */
-int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const char *root,
-			int want_store, uint64_t period, char *why, size_t cap)
+int core_perf_memory_attr(struct perf_event_attr *a, enum core_cpu_vendor v, const char *root,
+			  int want_store, uint64_t period, char *why, size_t cap)
 {
 	int type, bit, word;
 
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
+	core_perf_attr_init(a, 0, 0);	/* type and config by vendor */
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
 	a->wakeup_events = 1;
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-	a->sample_period = period ? period : wt_perf_memory_default_period(v, want_store);
-	if (v == WT_CPU_INTEL) {
-		type = wt_perf_pmu_type(root, "cpu_core");
-		if (type < 0 && wt_perf_pmu_type(root, "cpu") < 0) {
+	a->sample_period = period ? period : core_perf_memory_default_period(v, want_store);
+	if (v == CORE_CPU_INTEL) {
+		type = core_perf_pmu_type(root, "cpu_core");
+		if (type < 0 && core_perf_pmu_type(root, "cpu") < 0) {
 			snprintf(why, cap, "no Intel core PMU (no %s/cpu): a VM without a virtual PMU?",
-				 root ? root : WT_SYSFS_PMUS);
+				 root ? root : CORE_SYSFS_PMUS);
 			return -1;
 		}
 		a->type = type >= 0 ? (uint32_t)type : PERF_TYPE_RAW;
@@ -181,11 +183,11 @@ int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const c
 		a->precise_ip = 2;
 		return 0;
 	}
-	if (v == WT_CPU_AMD) {
-		type = wt_perf_pmu_type(root, "ibs_op");
+	if (v == CORE_CPU_AMD) {
+		type = core_perf_pmu_type(root, "ibs_op");
 		if (type < 0) {
 			snprintf(why, cap, "no AMD IBS op PMU (no %s/ibs_op): a VM, or a CPU "
-					   "without IBS?", root ? root : WT_SYSFS_PMUS);
+					   "without IBS?", root ? root : CORE_SYSFS_PMUS);
 			return -1;
 		}
 		bit = format_bit(root, "ibs_op", "cnt_ctl", &word);
@@ -213,9 +215,9 @@ int wt_perf_memory_attr(struct perf_event_attr *a, enum wt_cpu_vendor v, const c
 	return -1;
 }
 
-int wt_perf_memory_open(struct perf_event_attr *a)
+int core_perf_memory_open(struct perf_event_attr *a)
 {
-	int fd = perf_open(a);
+	int fd = core_perf_open(a);
 
 	/* A kernel that cannot filter this PMU's samples by privilege level
 	 * refuses the flag (the handler then drops kernel samples). Lower
@@ -224,7 +226,7 @@ int wt_perf_memory_open(struct perf_event_attr *a)
 	if (fd < 0 && (errno == EINVAL || errno == EOPNOTSUPP) && a->exclude_kernel) {
 		a->exclude_kernel = 0;
 		a->exclude_hv = 0;
-		fd = perf_open(a);
+		fd = core_perf_open(a);
 	}
 	return fd;
 }

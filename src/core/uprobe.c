@@ -15,15 +15,14 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "causal/uprobe.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
+#include "core/uprobe.h"
 
-int wc_uprobe_type(void)
+int core_uprobe_type(void)
 {
-	return wt_perf_pmu_type(NULL, "uprobe");
+	return core_perf_pmu_type(NULL, "uprobe");
 }
 
 /* A mapping line: "lo-hi perms pgoff dev inode   path". */
@@ -40,7 +39,7 @@ static int mapping_of(const char *line, uintptr_t addr, uint64_t *off, const cha
 	return 1;
 }
 
-int wc_file_offset(uintptr_t addr, char *path, size_t cap, uint64_t *off)
+int core_file_offset(uintptr_t addr, char *path, size_t cap, uint64_t *off)
 {
 	static const char deleted[] = " (deleted)";
 	char line[PATH_MAX + 256];
@@ -66,17 +65,17 @@ int wc_file_offset(uintptr_t addr, char *path, size_t cap, uint64_t *off)
 	return 0;
 }
 
-int wc_uprobe_open(uintptr_t addr, char *path, size_t cap)
+int core_uprobe_open(uintptr_t addr, char *path, size_t cap)
 {
 	struct perf_event_attr a;
 	uint64_t off;
-	int type = wc_uprobe_type();
+	int type = core_uprobe_type();
 
 	if (type < 0) {
 		errno = ENODEV;
 		return -1;
 	}
-	if (wc_file_offset(addr, path, cap, &off) < 0)
+	if (core_file_offset(addr, path, cap, &off) < 0)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.type = (uint32_t)type;
@@ -85,5 +84,5 @@ int wc_uprobe_open(uintptr_t addr, char *path, size_t cap)
 	a.config2 = off;
 	a.inherit = 1;
 	a.inherit_thread = 1;	/* threads, not forked processes (they open their own) */
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return core_perf_open(&a);
 }

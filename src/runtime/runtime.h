@@ -1,5 +1,5 @@
 /*
- * witch.h - state shared by the parts of the preloaded runtime.
+ * runtime.h - state shared by the parts of the preloaded runtime.
  *
  * The runtime is libwitch.so, preloaded into the target. Per thread it owns a
  * sample source (a CPU-time timer), up to four debug-register slots and a
@@ -16,7 +16,7 @@
 
 #include "runtime/cct.h"
 #include "runtime/decode.h"
-#include "runtime/perf.h"
+#include "core/perf.h"
 #include "runtime/reservoir.h"
 
 #define WT_MAX_SLOTS 4
@@ -209,24 +209,8 @@ extern int wt_sig_sample, wt_sig_trap;
 extern volatile int wt_stopping;
 
 /* thread.c: process life cycle */
-uint64_t wt_thread_cpu_ns(void);
-int wt_in_handler(void);	/* inside witch's own signal handler on this thread */
 void wt_own_tls(const struct wt_thread *t, uintptr_t *lo, uintptr_t *hi);
 void wt_process_exit(int complete);
-/* The image ends: _exit(status >= 0) or a fatal signal (status = -signal). */
-void wt_process_ended(int complete, int status);
-void wt_before_exec(void);
-void wt_exec_failed(void);
-
-/* interpose.c */
-void wt_interpose_resolve(void);
-void wt_interpose_signals(void (*on_sigio)(int, siginfo_t *, void *));
-int wt_real_sigaction(int sig, const struct sigaction *act, struct sigaction *oact);
-/* --watch=pages: witch handles sig first, the program's action gets the rest. */
-void wt_interpose_alt_stack_only(void);
-void wt_interpose_share(int sig);
-void wt_interpose_forward(int sig, siginfo_t *si, void *uc);
-/* The program has a signal handler whose frames go on the thread's stack. */
 
 /* thread.c */
 struct wt_thread *wt_self(void);

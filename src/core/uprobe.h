@@ -4,18 +4,18 @@
  * which counts --progress visits with it where hardware breakpoints do not
  * fire, and the CLI, which checks that it counts.
  */
-#ifndef WITCH_CAUSAL_UPROBE_H
-#define WITCH_CAUSAL_UPROBE_H
+#ifndef WITCH_CORE_UPROBE_H
+#define WITCH_CORE_UPROBE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* The uprobe PMU's perf type, or -1 when this kernel has none. */
-int wc_uprobe_type(void);
+int core_uprobe_type(void);
 
 /* The file mapped at run-time address addr of this process and addr's
  * offset in it; -1 (errno ENOENT) when no file is mapped there. */
-int wc_file_offset(uintptr_t addr, char *path, size_t cap, uint64_t *off);
+int core_file_offset(uintptr_t addr, char *path, size_t cap, uint64_t *off);
 
 /* A counting uprobe (no signal) on the instruction at run-time address
  * addr, inherited by the threads this one creates: a perf fd whose read
@@ -23,6 +23,6 @@ int wc_file_offset(uintptr_t addr, char *path, size_t cap, uint64_t *off);
  * file's path goes to path (cap bytes), which must outlive the event: the
  * kernel reads it again at every thread creation, and a creation whose
  * copy of the event cannot be made fails. */
-int wc_uprobe_open(uintptr_t addr, char *path, size_t cap);
+int core_uprobe_open(uintptr_t addr, char *path, size_t cap);
 
 #endif

@@ -7,8 +7,8 @@
  * site that is in scope, so that a loop calling memcpy-like inline helpers
  * from system headers shows up as the loop's line.
  */
-#ifndef WITCH_CAUSAL_LINES_H
-#define WITCH_CAUSAL_LINES_H
+#ifndef WITCH_CLI_CAUSAL_LINES_H
+#define WITCH_CLI_CAUSAL_LINES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,68 +16,68 @@
 
 #include "report/causal_strtab.h"
 
-struct wc_range {
+struct causal_range {
 	uint64_t start, end;	/* link-time addresses, [start, end) */
 	uint32_t line;		/* into lines */
 };
 
 /* One row of the DWARF line table, kept to resolve FILE:LINE arguments. */
-struct wc_row {
+struct causal_row {
 	uint64_t addr;
 	uint32_t file;		/* into files */
 	uint32_t line;
 };
 
-struct wc_module {
+struct causal_module {
 	char *path;		/* canonical (realpath) */
-	struct wc_range *ranges;
+	struct causal_range *ranges;
 	size_t nranges, cap_ranges;
-	struct wc_row *rows;
+	struct causal_row *rows;
 	size_t nrows, cap_rows;
 };
 
-struct wc_line {
+struct causal_line {
 	uint32_t module;
 	uint32_t file;		/* into files */
 	uint32_t lineno;
 	uint32_t function;	/* into files' table too; UINT32_MAX: unknown */
 };
 
-struct wc_bp {
+struct causal_bp {
 	uint32_t module;
 	uint64_t addr;
 	uint32_t name;		/* into files: "file.c:123" as the debug info spells it */
 };
 
-struct wc_lines {
+struct causal_lines {
 	/* Source scope: patterns matched against whole paths and their
 	 * trailing components (fnmatch); none: every non-system file. */
 	char **scope;
 	size_t nscope;
 	int *scope_hits;	/* per pattern: matched some file */
 
-	struct wc_module *mods;
+	struct causal_module *mods;
 	size_t nmods;
-	struct wc_line *lines;
+	struct causal_line *lines;
 	size_t nlines, cap_lines;
-	struct wc_bp *bps;
+	struct causal_bp *bps;
 	size_t nbps;
 
-	struct wc_strtab files;	/* file paths and function names */
-	struct wc_strtab locs;	/* "file:line" -> line id (same index as lines) */
+	struct rc_strtab files;	/* file paths and function names */
+	struct rc_strtab locs;	/* "file:line" -> line id (same index as lines) */
 	signed char *file_scope;	/* per files id: -1 unknown, 0 out, 1 in */
 	size_t cap_file_scope;
 };
 
 /* Whether a source path is a system header or library source, out of the
  * default scope (/usr/include, /usr/lib, ...). */
-int wc_system_path(const char *path);
+int causal_system_path(const char *path);
 
 /* Whether pattern names path: the whole path, or its last components. */
-int wc_path_matches(const char *pattern, const char *path);
+int causal_path_matches(const char *pattern, const char *path);
 
 /* Set the scope before adding modules; the strings are copied. */
-int wc_lines_set_scope(struct wc_lines *t, char *const *patterns, size_t n);
+int causal_lines_set_scope(struct causal_lines *t, char *const *patterns, size_t n);
 
 /*
  * Read the DWARF of the binary at path (or its separate debug file) and
@@ -86,26 +86,26 @@ int wc_lines_set_scope(struct wc_lines *t, char *const *patterns, size_t n);
  * information at all (the message suggests -g), and then the table is as
  * it was, so the caller may go on without this binary.
  */
-int wc_lines_add_module(struct wc_lines *t, const char *path, char *err, size_t errlen);
+int causal_lines_add_module(struct causal_lines *t, const char *path, char *err, size_t errlen);
 
 /* After the last module: sort, merge and trim the ranges; check that every
  * --scope pattern matched a file. -1 with the reason in err. */
-int wc_lines_finish(struct wc_lines *t, char *err, size_t errlen);
+int causal_lines_finish(struct causal_lines *t, char *err, size_t errlen);
 
 /* Resolve "FILE:LINE" to a breakpoint address (the lowest address of
  * that line) and add it as a progress point. -1 with the reason in err. */
-int wc_lines_add_progress(struct wc_lines *t, const char *spec, char *err, size_t errlen);
+int causal_lines_add_progress(struct causal_lines *t, const char *spec, char *err, size_t errlen);
 
 /* Resolve "FILE:LINE" to an in-scope line id. -1 with the reason in err. */
-int wc_lines_find_line(const struct wc_lines *t, const char *spec, uint32_t *id,
+int causal_lines_find_line(const struct causal_lines *t, const char *spec, uint32_t *id,
 		       char *err, size_t errlen);
 
 /* The text format of docs/causal.md §1. -1 on a write error. */
-int wc_lines_write(const struct wc_lines *t, FILE *out);
+int causal_lines_write(const struct causal_lines *t, FILE *out);
 
 /* Ranges over all modules. */
-size_t wc_lines_nranges(const struct wc_lines *t);
+size_t causal_lines_nranges(const struct causal_lines *t);
 
-void wc_lines_free(struct wc_lines *t);
+void causal_lines_free(struct causal_lines *t);
 
 #endif

@@ -13,8 +13,9 @@
  * code inside a function's DWARF ranges is charged (hand-written assembly
  * without DW_TAG_subprogram is not sped up).
  */
+#include "cli/causal_lines.h"
+#include "report/debuginfo.h"
 #include "report/grow.h"
-#include "report/causal_lines.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -24,15 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char *debuginfo_path;
-
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
-};
 
 struct piece {
 	uint64_t start, end;
@@ -48,7 +40,7 @@ struct pieces {
 	size_t n, cap;
 };
 
-int wc_system_path(const char *path)
+int causal_system_path(const char *path)
 {
 	static const char *const prefixes[] = {
 		"/usr/include/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/", "/usr/share/",
@@ -65,7 +57,7 @@ int wc_system_path(const char *path)
 	return strstr(path, "/sysdeps/") != NULL || !strncmp(path, "../sysdeps/", 11);
 }
 
-int wc_path_matches(const char *pattern, const char *path)
+int causal_path_matches(const char *pattern, const char *path)
 {
 	const char *p;
 
@@ -77,7 +69,7 @@ int wc_path_matches(const char *pattern, const char *path)
 	return 0;
 }
 
-int wc_lines_set_scope(struct wc_lines *t, char *const *patterns, size_t n)
+int causal_lines_set_scope(struct causal_lines *t, char *const *patterns, size_t n)
 {
 	size_t i;
 
@@ -94,7 +86,7 @@ int wc_lines_set_scope(struct wc_lines *t, char *const *patterns, size_t n)
 	return 0;
 }
 
-static int in_scope(struct wc_lines *t, uint32_t file)
+static int in_scope(struct causal_lines *t, uint32_t file)
 {
 	const char *path = t->files.strs[file];
 	size_t i, old = t->cap_file_scope;
@@ -108,9 +100,9 @@ static int in_scope(struct wc_lines *t, uint32_t file)
 	if (t->file_scope[file] >= 0)
 		return t->file_scope[file];
 	if (!t->nscope)
-		in = !wc_system_path(path);
+		in = !causal_system_path(path);
 	for (i = 0; i < t->nscope; i++)
-		if (wc_path_matches(t->scope[i], path)) {
+		if (causal_path_matches(t->scope[i], path)) {
 			t->scope_hits[i] = 1;
 			in = 1;
 		}
@@ -126,12 +118,12 @@ static const char *die_name(Dwarf_Die *die)
 	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
 }
 
-static uint32_t intern_or_none(struct wc_strtab *tab, const char *s)
+static uint32_t intern_or_none(struct rc_strtab *tab, const char *s)
 {
-	return s ? wc_intern(tab, s) : UINT32_MAX;
+	return s ? rc_intern(tab, s) : UINT32_MAX;
 }
 
-static int add_pieces(struct wc_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
+static int add_pieces(struct causal_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
 		      Dwarf_Files *files, size_t nfiles, uint64_t bias)
 {
 	Dwarf_Addr base, start, end;
@@ -166,7 +158,7 @@ static int add_pieces(struct wc_lines *t, struct pieces *ps, Dwarf_Die *die, int
 }
 
 /* Subprograms and inlined subroutines under die, at any depth. */
-static int collect(struct wc_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
+static int collect(struct causal_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
 		   Dwarf_Files *files, size_t nfiles, uint64_t bias)
 {
 	Dwarf_Die child;
@@ -201,7 +193,7 @@ static int cmp_piece(const void *a, const void *b)
 	return x->end > y->end ? -1 : x->end < y->end;
 }
 
-static uint32_t line_id(struct wc_lines *t, uint32_t module, uint32_t file, uint32_t lineno,
+static uint32_t line_id(struct causal_lines *t, uint32_t module, uint32_t file, uint32_t lineno,
 			uint32_t function)
 {
 	char key[PATH_MAX + 32];
@@ -211,7 +203,7 @@ static uint32_t line_id(struct wc_lines *t, uint32_t module, uint32_t file, uint
 	n = snprintf(key, sizeof(key), "%s:%u", t->files.strs[file], lineno);
 	if (n < 0 || (size_t)n >= sizeof(key))
 		return UINT32_MAX;
-	id = wc_intern(&t->locs, key);
+	id = rc_intern(&t->locs, key);
 	if (id == UINT32_MAX || id < t->nlines)
 		return id;
 	if (wr_grow((void **)&t->lines, &t->cap_lines, (size_t)id + 1, sizeof(*t->lines)))
@@ -224,7 +216,7 @@ static uint32_t line_id(struct wc_lines *t, uint32_t module, uint32_t file, uint
 	return id;
 }
 
-static int add_range(struct wc_lines *t, struct wc_module *m, uint32_t module, uint64_t start,
+static int add_range(struct causal_lines *t, struct causal_module *m, uint32_t module, uint64_t start,
 		     uint64_t end, uint32_t file, uint32_t lineno, uint32_t function)
 {
 	uint32_t id = line_id(t, module, file, lineno, function);
@@ -243,10 +235,10 @@ static int add_range(struct wc_lines *t, struct wc_module *m, uint32_t module, u
  * Charge [start, end) of a row of file:lineno. open[0..nopen) are the
  * pieces containing start, outermost first.
  */
-static int charge(struct wc_lines *t, uint32_t module, uint64_t start, uint64_t end,
+static int charge(struct causal_lines *t, uint32_t module, uint64_t start, uint64_t end,
 		  uint32_t file, uint32_t lineno, struct piece **open, size_t nopen)
 {
-	struct wc_module *m = &t->mods[module];
+	struct causal_module *m = &t->mods[module];
 	size_t k;
 
 	if (in_scope(t, file))
@@ -264,7 +256,7 @@ static int charge(struct wc_lines *t, uint32_t module, uint64_t start, uint64_t 
 	return 0;
 }
 
-static int add_row(struct wc_module *m, uint64_t addr, uint32_t file, uint32_t line)
+static int add_row(struct causal_module *m, uint64_t addr, uint32_t file, uint32_t line)
 {
 	if (wr_grow((void **)&m->rows, &m->cap_rows, m->nrows + 1, sizeof(*m->rows)))
 		return -1;
@@ -275,7 +267,7 @@ static int add_row(struct wc_module *m, uint64_t addr, uint32_t file, uint32_t l
 	return 0;
 }
 
-static int do_unit(struct wc_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t bias)
+static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t bias)
 {
 	struct pieces ps = { 0 };
 	struct piece **open = NULL;
@@ -304,7 +296,7 @@ static int do_unit(struct wc_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t 
 			continue;
 		if (dwarf_lineno(l, &lineno) || lineno <= 0 || !(src = dwarf_linesrc(l, NULL, NULL)))
 			continue;
-		file = wc_intern(&t->files, src);
+		file = rc_intern(&t->files, src);
 		if (file == UINT32_MAX || add_row(&t->mods[module], a + bias, file, (uint32_t)lineno))
 			goto out;
 		next = i + 1 < nlines ? dwarf_onesrcline(lines, i + 1) : NULL;
@@ -342,10 +334,10 @@ out:
 	return ret;
 }
 
-int wc_lines_add_module(struct wc_lines *t, const char *path, char *err, size_t errlen)
+int causal_lines_add_module(struct causal_lines *t, const char *path, char *err, size_t errlen)
 {
 	char real[PATH_MAX];
-	struct wc_module *m;
+	struct causal_module *m;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Die *cu = NULL;
@@ -367,7 +359,7 @@ int wc_lines_add_module(struct wc_lines *t, const char *path, char *err, size_t 
 	m = &t->mods[t->nmods++];
 	memset(m, 0, sizeof(*m));
 	m->path = strdup(real);
-	dwfl = dwfl_begin(&callbacks);
+	dwfl = wr_dwfl_offline();
 	if (!m->path || !dwfl) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
@@ -408,25 +400,25 @@ out:
 
 static int cmp_range(const void *a, const void *b)
 {
-	const struct wc_range *x = a, *y = b;
+	const struct causal_range *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return x->end > y->end ? -1 : x->end < y->end;
 }
 
-int wc_lines_finish(struct wc_lines *t, char *err, size_t errlen)
+int causal_lines_finish(struct causal_lines *t, char *err, size_t errlen)
 {
 	size_t i, j, k;
 
 	for (i = 0; i < t->nmods; i++) {
-		struct wc_module *m = &t->mods[i];
+		struct causal_module *m = &t->mods[i];
 
 		if (m->nranges)
 			qsort(m->ranges, m->nranges, sizeof(*m->ranges), cmp_range);
 		/* Merge neighbours of one line; later claims on an address lose. */
 		for (j = 0, k = 0; j < m->nranges; j++) {
-			struct wc_range r = m->ranges[j];
+			struct causal_range r = m->ranges[j];
 
 			if (k && r.start < m->ranges[k - 1].end)
 				r.start = m->ranges[k - 1].end;
@@ -491,7 +483,7 @@ struct found {
 };
 
 /* The rows of files matching pattern, looking for line. */
-static void find_rows(const struct wc_lines *t, const char *pattern, uint32_t line,
+static void find_rows(const struct causal_lines *t, const char *pattern, uint32_t line,
 		      struct found *f)
 {
 	signed char *match = calloc(t->files.n ? t->files.n : 1, 1);	/* 0 ?, 1 no, 2 yes */
@@ -501,10 +493,10 @@ static void find_rows(const struct wc_lines *t, const char *pattern, uint32_t li
 	f->file = f->file2 = UINT32_MAX;
 	for (i = 0; match && i < t->nmods; i++)
 		for (j = 0; j < t->mods[i].nrows; j++) {
-			const struct wc_row *r = &t->mods[i].rows[j];
+			const struct causal_row *r = &t->mods[i].rows[j];
 
 			if (!match[r->file])
-				match[r->file] = wc_path_matches(pattern, t->files.strs[r->file]) ? 2 : 1;
+				match[r->file] = causal_path_matches(pattern, t->files.strs[r->file]) ? 2 : 1;
 			if (match[r->file] != 2)
 				continue;
 			if (f->file == UINT32_MAX)
@@ -530,7 +522,7 @@ static void find_rows(const struct wc_lines *t, const char *pattern, uint32_t li
 	free(match);
 }
 
-static int explain_missing(const struct wc_lines *t, const char *spec, const char *pattern,
+static int explain_missing(const struct causal_lines *t, const char *spec, const char *pattern,
 			   const struct found *f, char *err, size_t errlen)
 {
 	if (f->file2 != UINT32_MAX)
@@ -550,12 +542,12 @@ static int explain_missing(const struct wc_lines *t, const char *spec, const cha
 	return -1;
 }
 
-int wc_lines_add_progress(struct wc_lines *t, const char *spec, char *err, size_t errlen)
+int causal_lines_add_progress(struct causal_lines *t, const char *spec, char *err, size_t errlen)
 {
 	char pattern[PATH_MAX], name[PATH_MAX + 32];
 	struct found f;
 	uint32_t line;
-	struct wc_bp *bp;
+	struct causal_bp *bp;
 
 	if (split_spec(spec, pattern, sizeof(pattern), &line, err, errlen))
 		return -1;
@@ -572,7 +564,7 @@ int wc_lines_add_progress(struct wc_lines *t, const char *spec, char *err, size_
 	bp = &t->bps[t->nbps];
 	bp->module = f.module;
 	bp->addr = f.addr;
-	bp->name = wc_intern(&t->files, name);
+	bp->name = rc_intern(&t->files, name);
 	if (bp->name == UINT32_MAX) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -581,7 +573,7 @@ int wc_lines_add_progress(struct wc_lines *t, const char *spec, char *err, size_
 	return 0;
 }
 
-int wc_lines_find_line(const struct wc_lines *t, const char *spec, uint32_t *id, char *err,
+int causal_lines_find_line(const struct causal_lines *t, const char *spec, uint32_t *id, char *err,
 		       size_t errlen)
 {
 	char pattern[PATH_MAX];
@@ -593,9 +585,9 @@ int wc_lines_find_line(const struct wc_lines *t, const char *spec, uint32_t *id,
 		return -1;
 	*id = UINT32_MAX;
 	for (i = 0; i < t->nlines; i++) {
-		const struct wc_line *l = &t->lines[i];
+		const struct causal_line *l = &t->lines[i];
 
-		if (l->lineno != line || !wc_path_matches(pattern, t->files.strs[l->file]))
+		if (l->lineno != line || !causal_path_matches(pattern, t->files.strs[l->file]))
 			continue;
 		if (*id != UINT32_MAX && t->lines[*id].file != l->file)
 			other = (uint32_t)i;
@@ -625,7 +617,7 @@ static void put_field(FILE *out, const char *s)
 		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, out);
 }
 
-int wc_lines_write(const struct wc_lines *t, FILE *out)
+int causal_lines_write(const struct causal_lines *t, FILE *out)
 {
 	size_t i, j;
 
@@ -636,7 +628,7 @@ int wc_lines_write(const struct wc_lines *t, FILE *out)
 		fputc('\n', out);
 	}
 	for (i = 0; i < t->nlines; i++) {
-		const struct wc_line *l = &t->lines[i];
+		const struct causal_line *l = &t->lines[i];
 
 		fprintf(out, "line\t%zu\t", i);
 		put_field(out, t->locs.strs[i]);
@@ -646,7 +638,7 @@ int wc_lines_write(const struct wc_lines *t, FILE *out)
 	}
 	for (i = 0; i < t->nmods; i++)
 		for (j = 0; j < t->mods[i].nranges; j++) {
-			const struct wc_range *r = &t->mods[i].ranges[j];
+			const struct causal_range *r = &t->mods[i].ranges[j];
 
 			fprintf(out, "range\t%zu\t%llx\t%llx\t%u\n", i, (unsigned long long)r->start,
 				(unsigned long long)r->end, r->line);
@@ -660,7 +652,7 @@ int wc_lines_write(const struct wc_lines *t, FILE *out)
 	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
-size_t wc_lines_nranges(const struct wc_lines *t)
+size_t causal_lines_nranges(const struct causal_lines *t)
 {
 	size_t i, n = 0;
 
@@ -669,7 +661,7 @@ size_t wc_lines_nranges(const struct wc_lines *t)
 	return n;
 }
 
-void wc_lines_free(struct wc_lines *t)
+void causal_lines_free(struct causal_lines *t)
 {
 	size_t i;
 
@@ -686,7 +678,7 @@ void wc_lines_free(struct wc_lines *t)
 	free(t->lines);
 	free(t->bps);
 	free(t->file_scope);
-	wc_strtab_free(&t->files);
-	wc_strtab_free(&t->locs);
+	rc_strtab_free(&t->files);
+	rc_strtab_free(&t->locs);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,11 +1,7 @@
 /*
  * escape.c - %XX escaping of profile strings. See escape.h.
- *
- * No libc calls at all: the encoder runs in the runtime's signal handlers and
- * crash paths, and the writer is meant to link into the Valgrind tool too,
- * which has no libc.
  */
-#include "profile/escape.h"
+#include "core/escape.h"
 
 static const char hex_upper[] = "0123456789ABCDEF";
 
@@ -14,7 +10,19 @@ static int must_escape(unsigned char c)
 	return c <= 0x20 || c == '%' || c >= 0x7f;
 }
 
-size_t wp_escape_len(const char *src)
+size_t core_escape_byte(unsigned char c, char out[3])
+{
+	if (!must_escape(c)) {
+		out[0] = (char)c;
+		return 1;
+	}
+	out[0] = '%';
+	out[1] = hex_upper[c >> 4];
+	out[2] = hex_upper[c & 0xf];
+	return 3;
+}
+
+size_t core_escape_len(const char *src)
 {
 	size_t n = 0;
 
@@ -25,9 +33,10 @@ size_t wp_escape_len(const char *src)
 	return n;
 }
 
-size_t wp_escape(char *dst, size_t cap, const char *src)
+size_t core_escape(char *dst, size_t cap, const char *src)
 {
-	size_t n = 0;
+	size_t n = 0, k, i;
+	char e[3];
 
 	if (cap == 0)
 		return 0;
@@ -38,19 +47,11 @@ size_t wp_escape(char *dst, size_t cap, const char *src)
 		return n;
 	}
 	for (; *src; src++) {
-		unsigned char c = (unsigned char)*src;
-
-		if (must_escape(c)) {
-			if (cap - n < 4)	/* triplet plus the NUL */
-				break;
-			dst[n++] = '%';
-			dst[n++] = hex_upper[c >> 4];
-			dst[n++] = hex_upper[c & 0xf];
-		} else {
-			if (cap - n < 2)
-				break;
-			dst[n++] = (char)c;
-		}
+		k = core_escape_byte((unsigned char)*src, e);
+		if (cap - n < k + 1)	/* the byte, or its triplet, plus the NUL */
+			break;
+		for (i = 0; i < k; i++)
+			dst[n++] = e[i];
 	}
 	dst[n] = '\0';
 	return n;
@@ -67,7 +68,7 @@ static int hex_value(char c)
 	return -1;
 }
 
-int wp_unescape(char *s)
+int core_unescape(char *s)
 {
 	char *out = s;
 

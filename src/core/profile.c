@@ -1,0 +1,118 @@
+/*
+ * profile.c - the lines of a profile (profile.h). Fields are separated by
+ * one space and every line counts towards the `end` line's total.
+ */
+#include "core/profile.h"
+
+static void sp(struct core_profile *p)
+{
+	core_fmt_bytes(&p->out, " ", 1);
+}
+
+static void endl(struct core_profile *p)
+{
+	core_fmt_bytes(&p->out, "\n", 1);
+	p->lines++;
+}
+
+void core_profile_kv(struct core_profile *p, const char *key, const char *value)
+{
+	core_fmt_str(&p->out, key);
+	sp(p);
+	core_fmt_str(&p->out, value);
+	endl(p);
+}
+
+void core_profile_kv_u64(struct core_profile *p, const char *key, uint64_t value)
+{
+	core_fmt_str(&p->out, key);
+	sp(p);
+	core_fmt_u64(&p->out, value);
+	endl(p);
+}
+
+void core_profile_stat(struct core_profile *p, const char *name, uint64_t value)
+{
+	core_fmt_str(&p->out, "stat ");
+	core_profile_kv_u64(p, name, value);
+}
+
+void core_profile_arg(struct core_profile *p, uint64_t i, const char *arg)
+{
+	core_fmt_str(&p->out, "arg ");
+	core_fmt_u64(&p->out, i);
+	sp(p);
+	core_fmt_esc(&p->out, arg);
+	endl(p);
+}
+
+void core_profile_module(struct core_profile *p, int64_t id, const char *build_id, uint64_t bias,
+			 const char *path)
+{
+	core_fmt_str(&p->out, "module ");
+	core_fmt_i64(&p->out, id);
+	sp(p);
+	core_fmt_str(&p->out, build_id[0] ? build_id : "-");
+	sp(p);
+	core_fmt_hex(&p->out, bias);
+	sp(p);
+	core_fmt_esc(&p->out, path);
+	endl(p);
+}
+
+void core_profile_thread(struct core_profile *p, uint64_t tid, uint64_t nnodes, uint64_t npairs)
+{
+	core_fmt_str(&p->out, "thread ");
+	core_fmt_u64(&p->out, tid);
+	sp(p);
+	core_fmt_u64(&p->out, nnodes);
+	sp(p);
+	core_fmt_u64(&p->out, npairs);
+	endl(p);
+}
+
+void core_profile_node(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
+		       uint64_t offset, uint64_t mu)
+{
+	core_fmt_str(&p->out, "n ");
+	core_fmt_u64(&p->out, id);
+	sp(p);
+	core_fmt_i64(&p->out, parent);
+	sp(p);
+	core_fmt_i64(&p->out, module);
+	sp(p);
+	core_fmt_hex(&p->out, offset);
+	sp(p);
+	core_fmt_u64(&p->out, mu);
+	endl(p);
+}
+
+void core_profile_pair(struct core_profile *p, uint64_t watch, uint64_t trap, uint64_t waste,
+		       uint64_t use, uint64_t count, int with_approx, uint64_t approx)
+{
+	core_fmt_str(&p->out, "p ");
+	core_fmt_u64(&p->out, watch);
+	sp(p);
+	core_fmt_u64(&p->out, trap);
+	sp(p);
+	core_fmt_milli(&p->out, waste);
+	sp(p);
+	core_fmt_milli(&p->out, use);
+	sp(p);
+	core_fmt_u64(&p->out, count);
+	if (with_approx) {
+		sp(p);
+		core_fmt_milli(&p->out, approx);
+	}
+	endl(p);
+}
+
+int core_profile_end(struct core_profile *p)
+{
+	uint64_t lines = p->lines;
+
+	core_fmt_str(&p->out, "end ");
+	core_fmt_u64(&p->out, lines);
+	endl(p);
+	return core_fmt_flush(&p->out);
+}

@@ -1,0 +1,40 @@
+/*
+ * profile.h - the lines of a profile (docs/profile-format.md): the one
+ * writer of `witch record`'s profiles (src/runtime/profile_out.c) and
+ * `witch spy`'s (src/spy/profile.c). Each tool decides what goes in its
+ * profile; how a line is spelled is decided here. Freestanding, like
+ * fmt.h, under which it writes.
+ */
+#ifndef WITCH_CORE_PROFILE_H
+#define WITCH_CORE_PROFILE_H
+
+#include <stdint.h>
+
+#include "core/fmt.h"
+
+struct core_profile {
+	struct core_fmt out;	/* with a sink: the file */
+	uint64_t lines;		/* written so far, for the `end` line */
+};
+
+/* Header lines "KEY VALUE". */
+void core_profile_kv(struct core_profile *p, const char *key, const char *value);
+void core_profile_kv_u64(struct core_profile *p, const char *key, uint64_t value);
+void core_profile_stat(struct core_profile *p, const char *name, uint64_t value);
+void core_profile_arg(struct core_profile *p, uint64_t i, const char *arg);
+/* build_id "" when the object has none. */
+void core_profile_module(struct core_profile *p, int64_t id, const char *build_id, uint64_t bias,
+			 const char *path);
+void core_profile_thread(struct core_profile *p, uint64_t tid, uint64_t nnodes, uint64_t npairs);
+/* The root is node 0, parent -1, module -1 (offset 0); a node in no
+ * module has module -1 and its address as offset. */
+void core_profile_node(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
+		       uint64_t offset, uint64_t mu);
+/* Metrics in thousandths (core_milli); approx only where the tool judges
+ * approximate equality (with_approx). */
+void core_profile_pair(struct core_profile *p, uint64_t watch, uint64_t trap, uint64_t waste,
+		       uint64_t use, uint64_t count, int with_approx, uint64_t approx);
+/* The `end` line, then flush. 0, or -1 when anything failed to go out. */
+int core_profile_end(struct core_profile *p);
+
+#endif
