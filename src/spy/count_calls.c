@@ -1,0 +1,320 @@
+/*
+ * count_calls.c - calls, returns and computed jumps in witch cpi's
+ * counting run: the edges whose target is known only at run time, and the
+ * instructions executed below each call site (OptiWISE Algorithm 1).
+ *
+ * Algorithm 1 keeps a counter stack: at a call, the instructions so far;
+ * at the return, the difference goes to the call site. Here the frames of
+ * the shadow call stack (callstack.c) hold the count at the call, and a
+ * frame that ends for any reason (ret, longjmp, an exception) gives its
+ * call site what ran below it. A recursive function would give it twice
+ * over: the call site in f that called f again gets the instructions of
+ * the deeper f, and so do the call sites in each f above. As for the
+ * samples (docs/cpi.md), only the most recent instance of a function
+ * counts: while a deeper instance of f runs (f itself, or any function f
+ * called directly or not making a call), the frames f made above are
+ * hidden, and their call sites do not get those instructions. A call
+ * site's function is its symbol's; the function a call starts is its
+ * target (a call through the PLT starts the PLT's stub, so recursion
+ * through it is not seen).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+
+#include "spy.h"
+
+#include "core/cct.h"
+
+CntCall *cnt_calls;
+
+/* ---- call sites, one per address ---- */
+
+static CntCall **site_hash;
+static UInt site_mask, nsites;
+
+/* The start of the function holding a, from its symbol: "name+N". */
+static Addr function_of(Addr a)
+{
+	const HChar *name, *plus;
+	ULong off = 0;
+
+	if (!VG_(get_fnname_w_offset)(VG_(current_DiEpoch)(), a, &name))
+		return 0;
+	plus = VG_(strrchr)(name, '+');
+	if (plus && plus[1]) {
+		const HChar *d;
+
+		for (d = plus + 1; *d >= '0' && *d <= '9'; d++)
+			off = off * 10 + (ULong)(*d - '0');
+		if (*d)
+			off = 0;	/* a '+' of the name itself */
+	}
+	return a - (Addr)off;
+}
+
+static void site_grow(void)
+{
+	UInt n = site_mask ? 2 * (site_mask + 1) : 1024, i;
+	CntCall **h = VG_(calloc)("witchspy.count.sites", n, sizeof(*h));
+	CntCall *c;
+
+	for (c = cnt_calls; c; c = c->next) {
+		for (i = (UInt)core_cct_hash(c->addr, 0) & (n - 1); h[i]; i = core_cct_next(i, n - 1))
+			;
+		h[i] = c;
+	}
+	VG_(free)(site_hash);
+	site_hash = h;
+	site_mask = n - 1;
+}
+
+CntCall *cnt_call_site(Addr addr, Addr ret)
+{
+	CntCall *c;
+	UInt i;
+
+	if (!site_hash || core_cct_full(nsites, site_mask))
+		site_grow();
+	for (i = (UInt)core_cct_hash(addr, 0) & site_mask; (c = site_hash[i]);
+	     i = core_cct_next(i, site_mask))
+		if (c->addr == addr)
+			return c;
+	c = VG_(calloc)("witchspy.count.site", 1, sizeof(*c));
+	c->addr = addr;
+	c->ret = ret;
+	c->fn = function_of(addr);
+	c->module = spy_module_of(addr);
+	c->next = cnt_calls;
+	cnt_calls = c;
+	site_hash[i] = c;
+	nsites++;
+	return c;
+}
+
+/* ---- edges to computed targets ---- */
+
+CntEdge *cnt_edges;
+UInt cnt_edge_mask;
+static UInt nedges;
+
+static UInt edge_slot(const CntEdge *tab, UInt mask, Addr src, Addr dst)
+{
+	UInt i;
+
+	for (i = (UInt)core_cct_hash(src, dst) & mask;
+	     tab[i].kind && !(tab[i].src == src && tab[i].dst == dst); i = core_cct_next(i, mask))
+		;
+	return i;
+}
+
+void cnt_edge_add(Addr src, Addr dst, UChar kind, ULong count)
+{
+	UInt i;
+
+	if (!cnt_edges || core_cct_full(nedges, cnt_edge_mask)) {
+		UInt n = cnt_edge_mask ? 2 * (cnt_edge_mask + 1) : 1024, j;
+		CntEdge *t = VG_(calloc)("witchspy.count.edges", n, sizeof(*t));
+
+		for (j = 0; cnt_edge_mask && j <= cnt_edge_mask; j++)
+			if (cnt_edges[j].kind)
+				t[edge_slot(t, n - 1, cnt_edges[j].src, cnt_edges[j].dst)] = cnt_edges[j];
+		VG_(free)(cnt_edges);
+		cnt_edges = t;
+		cnt_edge_mask = n - 1;
+	}
+	i = edge_slot(cnt_edges, cnt_edge_mask, src, dst);
+	if (!cnt_edges[i].kind) {
+		cnt_edges[i].src = src;
+		cnt_edges[i].dst = dst;
+		cnt_edges[i].kind = kind;
+		nedges++;
+	}
+	cnt_edges[i].count += count;
+}
+
+/* The translation's computed end went to target: counted in its cache of
+ * the last target, which goes to the table when the target changes. */
+static void taken(CntSB *sb, Addr target, UChar kind)
+{
+	if (sb->ind_count && sb->ind_last == target) {
+		sb->ind_count++;
+		return;
+	}
+	if (sb->ind_count)
+		cnt_edge_add(sb->insn[sb->ninsn - 1].addr, sb->ind_last, kind, sb->ind_count);
+	sb->ind_last = target;
+	sb->ind_count = 1;
+}
+
+VG_REGPARM(2) void cnt_on_computed(CntSB *sb, Addr target)
+{
+	taken(sb, target, 'j');
+}
+
+/* ---- Algorithm 1 over the shadow call stack ---- */
+
+/* Per thread, the functions that made calls on its stack: the latest
+ * frame each made. */
+struct CntFnTab {
+	struct {
+		Addr fn;
+		Int top;	/* frame index, -1 if none now */
+	} *slot;
+	UInt mask, n;
+};
+
+static Int *fn_top(SpyThread *t, Addr fn)
+{
+	struct CntFnTab *ft = t->fns;
+	UInt i;
+
+	if (!ft) {
+		ft = t->fns = VG_(calloc)("witchspy.count.fns", 1, sizeof(*ft));
+		ft->mask = 63;
+		ft->slot = VG_(calloc)("witchspy.count.fns", ft->mask + 1, sizeof(ft->slot[0]));
+	}
+	if (core_cct_full(ft->n, ft->mask)) {
+		UInt n = 2 * (ft->mask + 1), j;
+		__typeof__(ft->slot) s = VG_(calloc)("witchspy.count.fns", n, sizeof(s[0]));
+
+		for (j = 0; j <= ft->mask; j++) {
+			if (!ft->slot[j].fn)
+				continue;
+			for (i = (UInt)core_cct_hash(ft->slot[j].fn, 1) & (n - 1); s[i].fn;
+			     i = core_cct_next(i, n - 1))
+				;
+			s[i] = ft->slot[j];
+		}
+		VG_(free)(ft->slot);
+		ft->slot = s;
+		ft->mask = n - 1;
+	}
+	for (i = (UInt)core_cct_hash(fn, 1) & ft->mask; ft->slot[i].fn && ft->slot[i].fn != fn;
+	     i = core_cct_next(i, ft->mask))
+		;
+	if (!ft->slot[i].fn) {
+		ft->slot[i].fn = fn;
+		ft->slot[i].top = -1;
+		ft->n++;
+	}
+	return &ft->slot[i].top;
+}
+
+static ULong icount_of(const SpyThread *t)
+{
+	return t == spy_cur ? cnt_icount : t->icount;
+}
+
+/* Thread t calls target from cs; its instruction count is now. */
+static void called(SpyThread *t, CntCall *cs, Addr sp, Addr target, ULong now)
+{
+	SpyFrame *f;
+	Int j, *top, hidden;
+
+	f = spy_frame_push(t, cs->ret, sp, SPY_ROOT);
+	j = (Int)t->depth - 1;
+	f->call = cs;
+	f->fn = cs->fn;
+	f->start = now;
+	f->hidden = 0;
+	f->hidden_now = False;
+	f->hides = -1;
+	f->prev_same = -1;
+	if (cs->fn) {
+		top = fn_top(t, cs->fn);
+		f->prev_same = *top;
+		*top = j;
+	}
+	/* The callee is an instance of target: the frame target made last
+	 * (this one, if it calls itself) is hidden until it returns. */
+	hidden = *fn_top(t, target);
+	if (hidden >= 0 && !t->f[hidden].hidden_now) {
+		t->f[hidden].hidden_now = True;
+		t->f[hidden].hidden_since = now;
+		f->hides = hidden;
+	}
+}
+
+VG_REGPARM(3) void cnt_on_call(CntSB *sb, Addr sp, Addr target)
+{
+	if (sb->computed)
+		taken(sb, target, 'c');
+	if (spy_cur)
+		called(spy_cur, sb->call, sp, target, cnt_icount);
+}
+
+VG_REGPARM(3) void cnt_on_chased_call(CntCall *cs, Addr sp, ULong pending)
+{
+	if (spy_cur)
+		called(spy_cur, cs, sp, cs->target, cnt_icount - pending);
+}
+
+void cnt_frame_popped(SpyThread *t, SpyFrame *f)
+{
+	ULong now = icount_of(t);
+
+	if (f->hides >= 0) {
+		SpyFrame *h = &t->f[f->hides];
+
+		h->hidden += now - h->hidden_since;
+		h->hidden_now = False;
+	}
+	f->call->below += cnt_frame_below(t, f);
+	if (f->fn)
+		*fn_top(t, f->fn) = f->prev_same;
+	f->call = NULL;
+}
+
+ULong cnt_frame_below(const SpyThread *t, const SpyFrame *f)
+{
+	ULong now = icount_of(t);
+
+	return now - f->start - f->hidden - (f->hidden_now ? now - f->hidden_since : 0);
+}
+
+VG_REGPARM(3) void cnt_on_ret(CntSB *sb, Addr sp, Addr target)
+{
+	SpyThread *t = spy_cur;
+	SpyFrame *top;
+
+	taken(sb, target, 'r');
+	if (!t)
+		return;
+	/* A return to where the innermost call would return: the call site's
+	 * `f` edge. SP is above the return address it popped. */
+	if (t->depth > t->sigbase) {
+		top = &t->f[t->depth - 1];
+		if (top->call && top->slot + sizeof(Addr) == sp && top->ret == target)
+			top->call->returns++;
+	}
+	spy_unwind(t, sp);
+}
+
+void cnt_after_fork(void)
+{
+	SpyThread *t;
+	CntSB *sb;
+	CntCall *c;
+	UInt i;
+
+	for (sb = cnt_sbs; sb; sb = sb->next) {
+		sb->entries = sb->ind_count = 0;
+		for (i = 0; i < sb->nexit; i++)
+			sb->exit[i].count = 0;
+	}
+	for (c = cnt_calls; c; c = c->next)
+		c->returns = c->below = 0;
+	for (i = 0; cnt_edge_mask && i <= cnt_edge_mask; i++)
+		cnt_edges[i].count = 0;
+	cnt_icount = 0;
+	for (t = spy_threads; t; t = t->next) {
+		t->icount = 0;
+		for (i = 0; i < t->depth; i++) {
+			t->f[i].start = t->f[i].hidden = 0;
+			t->f[i].hidden_since = 0;
+		}
+	}
+}
