@@ -412,6 +412,35 @@ long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
 	return (long)n;
 }
 
+int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module)
+{
+	if (module < 0 || (size_t)module >= s->r->nmods)
+		return 0;
+	if (s->mods[module].state == 0)
+		open_module(s, module);
+	return s->mods[module].state > 0;
+}
+
+void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset,
+		 struct wr_addr_info *info)
+{
+	Dwfl_Module *mod;
+	Dwfl_Line *dl;
+	GElf_Off off;
+	GElf_Sym sym;
+
+	memset(info, 0, sizeof(*info));
+	if (!wr_sym_module_ok(s, module))
+		return;
+	mod = s->mods[module].mod;
+	info->function = dwfl_module_addrinfo(mod, offset, &off, &sym, NULL, NULL, NULL);
+	if (info->function)
+		info->start = offset - off;
+	dl = dwfl_module_getsrc(mod, offset);
+	if (dl)
+		info->file = dwfl_lineinfo(dl, NULL, &info->line, NULL, NULL, NULL);
+}
+
 int wr_sym_ranked(struct wr_symbolizer *s, size_t top)
 {
 	const struct wr_report *r = s->r;

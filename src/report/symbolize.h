@@ -48,6 +48,23 @@ long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
  */
 int wr_sym_ranked(struct wr_symbolizer *s, size_t top);
 
+/* What one address is: the ELF symbol holding it, and its source line. */
+struct wr_addr_info {
+	const char *function;	/* the symbol's name, NULL when none */
+	uint64_t start;		/* the symbol's offset in the module */
+	const char *file;	/* NULL when unknown */
+	int line;		/* 0 when unknown */
+};
+
+/* Fill *info for the code at offset in module (an offset, not a return
+ * address). Strings live as long as the symbolizer. */
+void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset,
+		 struct wr_addr_info *info);
+
+/* Is the module's file readable and the one profiled (a build-id that
+ * matches, or none recorded)? Opens it if need be. */
+int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module);
+
 /* Last path component, for short labels. */
 const char *wr_basename(const char *path);
 
