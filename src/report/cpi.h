@@ -100,7 +100,7 @@ struct cpi_line {
 	const char *file;	/* as in the debug information */
 	int line;
 	uint32_t func;		/* the function with most of its time */
-	uint64_t entries;	/* times control came to it from elsewhere */
+	uint64_t execs;		/* its most executed instruction's executions (cpi_lines.c) */
 	uint64_t insns;		/* instructions executed on it */
 	double samples, ns;
 };

@@ -1,13 +1,12 @@
 /*
  * cpi_lines.c - source lines: their instructions' time and executions.
  *
- * A line executes each time control comes to it from another line (or
- * from no line): by falling through, a jump, a call to the function it
- * begins, or a call on another line returning to it. Jumps within the
- * line, the iterations of a loop written on one line among them, do not
- * execute it again, so its time per execution is what one visit costs;
- * the instructions it executed are counted apart. A line of a function
- * inlined in several places sums its copies.
+ * A line executes as often as its most executed instruction: the
+ * compiler interleaves lines, so counting how often control came to a
+ * line from another would count a line twice that another's instruction
+ * splits. A line of a function inlined into several functions sums its
+ * copies, one per function. The instructions a line executed are counted
+ * apart.
  */
 #include "report/cpi.h"
 #include "report/grow.h"
@@ -16,16 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int same_line(const struct cpi_insn *a, const struct cpi_insn *b)
-{
-	return a->file && b->file && a->src_line == b->src_line &&
-	       (a->file == b->file || !strcmp(a->file, b->file));
-}
-
 int cpi_lines(struct cpi *c)
 {
 	struct wr_map map = { 0 };
 	double *best = NULL;
+	uint64_t *most = NULL;
 	size_t cap = 0, bcap = 0, i;
 	uint32_t k;
 	int ret = -1;
@@ -47,12 +41,14 @@ int cpi_lines(struct cpi *c)
 			idx = (uint32_t)c->nlines;
 			if (wr_grow((void **)&c->lines, &cap, c->nlines + 1, sizeof(*c->lines)) ||
 			    wr_grow((void **)&best, &bcap, c->nlines + 1, sizeof(*best)) ||
+			    !(most = realloc(most, bcap * sizeof(*most))) ||
 			    wr_map_put(&map, h, (uint64_t)in->src_line << 16 | (uint64_t)n, idx))
 				goto out;
 			memset(&c->lines[idx], 0, sizeof(c->lines[idx]));
 			c->lines[idx].file = in->file;
 			c->lines[idx].line = in->src_line;
 			best[idx] = -1;
+			most[idx] = 0;
 			c->nlines++;
 		}
 		in->line = idx;
@@ -64,24 +60,22 @@ int cpi_lines(struct cpi *c)
 			c->lines[idx].func = in->func;
 		}
 	}
-	for (i = 0; i < c->ninsns; i++) {
-		const struct cpi_insn *in = &c->insns[i], *prev = i ? &c->insns[i - 1] : NULL;
-
-		if (in->line == CPI_NONE)
-			continue;
-		if (prev && !prev->nout && prev->module == in->module &&
-		    prev->offset + prev->len == in->offset && !same_line(prev, in))
-			c->lines[in->line].entries += prev->exec;
-		for (k = 0; k < in->nin; k++) {
-			const struct cpi_edge *e = &c->edges[c->in_edges[in->in + k]];
-
-			if (e->kind != 'r' && !same_line(&c->insns[e->src], in))
-				c->lines[in->line].entries += e->count;
-		}
+	/* Per function in turn (instructions are in function order): the
+	 * most executed instruction of each line there. */
+	for (i = 0; i < c->ninsns; i = k) {
+		for (k = (uint32_t)i; k < c->ninsns && c->insns[k].func == c->insns[i].func; k++)
+			if (c->insns[k].line != CPI_NONE && c->insns[k].exec > most[c->insns[k].line])
+				most[c->insns[k].line] = c->insns[k].exec;
+		for (k = (uint32_t)i; k < c->ninsns && c->insns[k].func == c->insns[i].func; k++)
+			if (c->insns[k].line != CPI_NONE) {
+				c->lines[c->insns[k].line].execs += most[c->insns[k].line];
+				most[c->insns[k].line] = 0;
+			}
 	}
 	ret = 0;
 out:
 	wr_map_free(&map);
 	free(best);
+	free(most);
 	return ret;
 }

@@ -88,7 +88,7 @@ static int loop_in(const struct cpi *c, uint32_t i, uint32_t fn)
 
 static int line_in(const struct cpi *c, uint32_t i, uint32_t fn)
 {
-	return (fn == CPI_NONE || c->lines[i].func == fn) && c->lines[i].entries + c->lines[i].samples;
+	return (fn == CPI_NONE || c->lines[i].func == fn) && c->lines[i].execs + c->lines[i].samples;
 }
 
 static int insn_in(const struct cpi *c, uint32_t i, uint32_t fn)
@@ -274,8 +274,8 @@ static void lines_text(FILE *out, const struct cpi *c, const struct keys *k,
 		fprintf(out, "%s", mark(l->samples));
 		num(out, 6, 1, share(c, l->ns));
 		num(out, 8, 1, l->samples);
-		fprintf(out, " %12llu", (unsigned long long)l->entries);
-		num(out, 10, 2, per(l->ns, l->entries));
+		fprintf(out, " %12llu", (unsigned long long)l->execs);
+		num(out, 10, 2, per(l->ns, l->execs));
 		if (o->ghz > 0)
 			num(out, 8, 2, per(l->ns, l->insns) * o->ghz);
 		fprintf(out, "  %s:%d in %s()\n", wr_basename(l->file), l->line,
@@ -494,9 +494,9 @@ static void lines_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jstr(out, "function", func_name(c, l->func, buf, sizeof(buf)), &first);
 		jnum(out, "samples", "%.1f", l->samples, &first);
 		jnum(out, "samples_share", "%.4f", share(c, l->ns) / 100, &first);
-		jint(out, "executions", l->entries, &first);
+		jint(out, "executions", l->execs, &first);
 		jint(out, "instructions", l->insns, &first);
-		jnum(out, "ns_per_execution", "%.4f", per(l->ns, l->entries), &first);
+		jnum(out, "ns_per_execution", "%.4f", per(l->ns, l->execs), &first);
 		jkey(out, "significant", &first);
 		fputs(l->samples >= CPI_SIGNIFICANT ? "true" : "false", out);
 		fputc('}', out);

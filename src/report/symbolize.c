@@ -48,6 +48,9 @@ struct wr_symbolizer {
 	size_t npool, cap_pool;
 	struct wr_frame *out;	/* what wr_sym_context() returns */
 	size_t cap_out;
+	struct wr_map paths;	/* (comp dir, file) -> index in joined */
+	char **joined;		/* relative source paths joined to their comp dir */
+	size_t njoined, cap_joined;
 };
 
 const char *wr_basename(const char *path)
@@ -84,6 +87,10 @@ void wr_sym_free(struct wr_symbolizer *s)
 			dwfl_end(s->mods[i].dwfl);
 	free(s->mods);
 	wr_map_free(&s->cache);
+	wr_map_free(&s->paths);
+	while (s->njoined)
+		free(s->joined[--s->njoined]);
+	free(s->joined);
 	free(s->entries);
 	free(s->pool);
 	free(s->out);
@@ -421,6 +428,29 @@ int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module)
 	return s->mods[module].state > 0;
 }
 
+/* A source file named relative to its compilation directory, as a path
+ * from here (kept for the symbolizer's life); the name itself otherwise. */
+static const char *source_path(struct wr_symbolizer *s, const char *dir, const char *file)
+{
+	uint32_t i;
+	char *p;
+
+	if (!file || file[0] == '/' || !dir || !*dir)
+		return file;
+	if (wr_map_get(&s->paths, (uint64_t)(uintptr_t)dir, (uint64_t)(uintptr_t)file, &i))
+		return s->joined[i];
+	if (wr_grow((void **)&s->joined, &s->cap_joined, s->njoined + 1, sizeof(*s->joined)) ||
+	    asprintf(&p, "%s/%s", dir, file) < 0)
+		return file;
+	if (wr_map_put(&s->paths, (uint64_t)(uintptr_t)dir, (uint64_t)(uintptr_t)file,
+		       (uint32_t)s->njoined)) {
+		free(p);
+		return file;
+	}
+	s->joined[s->njoined++] = p;
+	return p;
+}
+
 void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset,
 		 struct wr_addr_info *info)
 {
@@ -438,7 +468,8 @@ void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset,
 		info->start = offset - off;
 	dl = dwfl_module_getsrc(mod, offset);
 	if (dl)
-		info->file = dwfl_lineinfo(dl, NULL, &info->line, NULL, NULL, NULL);
+		info->file = source_path(s, dwfl_line_comp_dir(dl),
+					 dwfl_lineinfo(dl, NULL, &info->line, NULL, NULL, NULL));
 }
 
 int wr_sym_ranked(struct wr_symbolizer *s, size_t top)
