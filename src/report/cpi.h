@@ -174,7 +174,7 @@ int cpi_lines(struct cpi *c);
 uint32_t cpi_insn_at(const struct cpi *c, int32_t module, uint64_t offset);
 
 /* cpi_loops.c: OptiWISE §IV-E over the loops sharing one header, each a
- * set of nblocks bits (words of 64) with its back edge's count. Writes
+ * set of blocks (bits, in words of 64) with its back edge's count. Writes
  * for each loop the level it ends up at (0: the outermost loop, whose
  * members are merged into one; 1: the next, nested in it; ...) and
  * returns the number of levels. */

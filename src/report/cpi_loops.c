@@ -16,7 +16,9 @@
  * another and its back edge is taken at least T = 3 times as often as all
  * its supersets' together. Those that are not make the outermost loop,
  * the union of their blocks; the rule then applies again to the nested
- * ones alone, level by level.
+ * ones alone, level by level. A back edge never taken (the counting
+ * run knows it from the jump's other side) still makes a loop of one
+ * iteration per invocation, but never a nested one.
  */
 #include "report/cpi.h"
 #include "report/grow.h"
@@ -64,7 +66,8 @@ int cpi_merge_levels(const uint64_t *const *sets, const uint64_t *counts, size_t
 					above += counts[j];
 					has = 1;
 				}
-			nested[i] = has && counts[i] >= CPI_MERGE_T * above;
+			/* A back edge never taken is no frequent path of its own. */
+			nested[i] = has && counts[i] && counts[i] >= CPI_MERGE_T * above;
 		}
 		for (i = 0; i < nloops; i++)
 			if (left[i] && !nested[i]) {

@@ -93,7 +93,8 @@ static int line_in(const struct cpi *c, uint32_t i, uint32_t fn)
 
 static int insn_in(const struct cpi *c, uint32_t i, uint32_t fn)
 {
-	return (fn == CPI_NONE || c->insns[i].func == fn) && c->insns[i].samples > 0;
+	return (fn == CPI_NONE || c->insns[i].func == fn) &&
+	       (c->insns[i].samples > 0 || c->insns[i].landed > 0);
 }
 
 uint32_t cpi_function_named(const struct cpi *c, const char *name)
