@@ -55,8 +55,11 @@ char **vg_argv(const char *const *tool_opts, const char *outdir, int no_follow, 
 	if (asprintf(&out, "--witch-out=%s", outdir) < 0)
 		out = NULL;
 	v[n++] = out;
-	/* Children and exec'd programs are profiled too, as with witch record. */
+	/* Children and exec'd programs are profiled too, as with witch record;
+	 * Valgrind follows forks anyway, the tool then writes nothing. */
 	v[n++] = strdup(no_follow ? "--trace-children=no" : "--trace-children=yes");
+	if (no_follow)
+		v[n++] = strdup("--witch-follow=no");
 	v[n++] = strdup("--vgdb=no");
 	if (verbose) {
 		v[n++] = strdup("-v");

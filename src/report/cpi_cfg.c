@@ -27,20 +27,29 @@ static int contiguous(const struct cpi_insn *a, const struct cpi_insn *b)
 int cpi_functions(struct cpi *c)
 {
 	size_t cap = 0, i;
-	struct wr_addr_info info;
+	struct wr_addr_info info, sym = { 0 };
+	int32_t sym_module = -2;
 	uint64_t start = 0;
 	const char *name = NULL;
 
 	for (i = 0; i < c->ninsns; i++) {
 		struct cpi_insn *in = &c->insns[i];
 		struct cpi_func *f = c->nfuncs ? &c->funcs[c->nfuncs - 1] : NULL;
+		/* Instructions come in address order: the last symbol holds
+		 * the next ones until its end. */
+		int known = sym.function && sym_module == in->module && in->offset >= sym.start &&
+			    in->offset < sym.end;
 
-		wr_sym_addr(c->sym, in->module, in->offset, &info);
+		wr_sym_addr(c->sym, in->module, in->offset, !known, &info);
+		if (!known) {
+			sym = info;
+			sym_module = in->module;
+		}
 		in->file = info.file;
 		in->src_line = info.line;
-		if (info.function) {
-			name = info.function;
-			start = info.start;
+		if (sym.function) {
+			name = sym.function;
+			start = sym.start;
 		} else {
 			name = NULL;
 			start = f && !f->name && contiguous(&c->insns[i - 1], in) ? f->start : in->offset;

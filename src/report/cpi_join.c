@@ -48,7 +48,7 @@ static uint32_t function_at(const struct cpi *c, int32_t module, uint64_t offset
 	struct wr_addr_info info;
 	size_t lo = 0, hi = c->nfuncs;
 
-	wr_sym_addr(c->sym, module, offset, &info);
+	wr_sym_addr(c->sym, module, offset, 1, &info);
 	if (!info.function)
 		return CPI_NONE;
 	while (lo < hi) {

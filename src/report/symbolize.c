@@ -451,7 +451,7 @@ static const char *source_path(struct wr_symbolizer *s, const char *dir, const c
 	return p;
 }
 
-void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset,
+void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int with_symbol,
 		 struct wr_addr_info *info)
 {
 	Dwfl_Module *mod;
@@ -463,9 +463,12 @@ void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset,
 	if (!wr_sym_module_ok(s, module))
 		return;
 	mod = s->mods[module].mod;
-	info->function = dwfl_module_addrinfo(mod, offset, &off, &sym, NULL, NULL, NULL);
-	if (info->function)
+	if (with_symbol)
+		info->function = dwfl_module_addrinfo(mod, offset, &off, &sym, NULL, NULL, NULL);
+	if (info->function) {
 		info->start = offset - off;
+		info->end = info->start + (sym.st_size ? sym.st_size : off + 1);
+	}
 	dl = dwfl_module_getsrc(mod, offset);
 	if (dl)
 		info->file = source_path(s, dwfl_line_comp_dir(dl),

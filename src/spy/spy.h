@@ -34,6 +34,8 @@ struct spy_config {
 	const HChar *outdir;
 	Bool stack_clear;	/* frames popped off the stack forget their history */
 	Bool heap_clear;	/* glibc free()d blocks forget their history */
+	Bool follow;		/* forked children write profiles too */
+	Bool silent;		/* this process writes none (a child, not followed) */
 };
 extern struct spy_config spy_cfg;
 

@@ -10,6 +10,9 @@
  *   --witch-approx=X                relative tolerance for floating point (0.01)
  *   --witch-stack=clear|keep        popped stack frames forget their history
  *   --witch-heap=clear|keep         glibc free()d blocks forget their history
+ *   --witch-follow=yes|no           forked children write profiles too
+ *                                   (Valgrind follows forks whatever
+ *                                   --trace-children says)
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -39,6 +42,7 @@ struct spy_config spy_cfg = {
 	 * spy` then count the same pairs. */
 	.stack_clear = False,
 	.heap_clear = True,
+	.follow = True,
 };
 struct spy_stats spy_st;
 
@@ -74,6 +78,7 @@ static Bool process_option(const HChar *arg)
 		if (VG_(strcmp)(v, "clear") && VG_(strcmp)(v, "keep"))
 			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
 		spy_cfg.stack_clear = !VG_(strcmp)(v, "clear");
+	} else if (VG_BOOL_CLO(arg, "--witch-follow", spy_cfg.follow)) {
 	} else if (VG_STR_CLO(arg, "--witch-heap", v)) {
 		if (VG_(strcmp)(v, "clear") && VG_(strcmp)(v, "keep"))
 			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
@@ -92,7 +97,8 @@ static void print_usage(void)
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"
-		"    --witch-heap=clear|keep        glibc free()d blocks forget their history [clear]\n");
+		"    --witch-heap=clear|keep        glibc free()d blocks forget their history [clear]\n"
+		"    --witch-follow=yes|no          forked children write profiles too [yes]\n");
 }
 
 static void print_debug_usage(void)
@@ -203,6 +209,7 @@ static void on_post_deliver_signal(ThreadId tid, Int sig)
 
 static void after_fork_child(ThreadId tid)
 {
+	spy_cfg.silent = !spy_cfg.follow;
 	spy_threads_after_fork(tid);
 	if (spy_cfg.tool == SPY_COUNT)
 		cnt_after_fork();
@@ -215,7 +222,7 @@ static void after_fork_child(ThreadId tid)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)tid; (void)args; (void)nargs;
-	if (sysno == __NR_execve || sysno == __NR_execveat)
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && !spy_cfg.silent)
 		exec_profile = spy_profile_write(True);
 }
 
@@ -251,6 +258,8 @@ static void fini(Int exitcode)
 	const HChar *path;
 
 	(void)exitcode;
+	if (spy_cfg.silent)
+		return;
 	path = spy_profile_write(True);
 	if (!path)
 		VG_(umsg)("witchspy: cannot write the profile in %s\n", spy_cfg.outdir);

@@ -1,0 +1,68 @@
+#!/bin/sh
+# witch cpi runs the command twice with the same arguments, environment
+# and stdin (saved once when it is not a terminal); the first run's
+# output and exit status are the program's; threads, forks and execs are
+# followed in both runs; runs that differ are reported, not hidden; bad
+# input gets one line and a non-zero exit.
+. "$(dirname "$0")/lib.sh"
+
+p=$PROGS/cpi_runs
+# Samples at 5 kHz: the program runs for a few milliseconds.
+echo 2000000 | "$WITCH" cpi --rate=5000 -o "$TMP/a" -- "$p" >"$TMP/out" 2>"$TMP/err"
+is "$?" 3 "the program's exit status passes through (3)"
+is "$(cat "$TMP/out")" "$(echo 2000000 | "$p")" "its output passes through, once"
+like "$(cat "$TMP/err")" "^witch cpi: sampled run .* counting run .*; see them with: witch report $TMP/a" \
+	"one summary line"
+is "$(wc -l <"$TMP/err" | tr -d ' ')" 1 "and nothing else on stderr"
+"$WITCH" report --format=json "$TMP/a" >"$TMP/j" 2>/dev/null
+is "$(jq -r '.loops[] | select(.function == "sum") | "\(.invocations) \(.iterations)"' "$TMP/j")" "1 2000000" \
+	"the piped stdin reached the counting run too: 2000000 iterations"
+is "$(jq -r '.totals | "\(.sampled_processes) \(.counted_processes)"' "$TMP/j")" "1 1" "one process in each run"
+ls -a "$TMP/a" | grep -q stdin
+ok $((! $?)) "the saved stdin is not left behind"
+
+echo 2000000 | "$WITCH" cpi -q --rate=5000 -o "$TMP/f" -- "$p" family >/dev/null 2>"$TMP/err"
+is "$?" 3 "with a thread and a child: exit status 3"
+is "$(cat "$TMP/err")" "" "runs that agree: no warning"
+"$WITCH" report --format=json "$TMP/f" >"$TMP/fj" 2>/dev/null
+is "$(jq -r '.totals | "\(.sampled_processes) \(.counted_processes) \(.sampled_threads) \(.counted_threads)"' "$TMP/fj")" \
+	"2 2 3 3" "both runs follow the child and the thread: 2 processes, 3 threads each"
+is "$(jq -r '.loops[] | select(.function == "sum") | "\(.invocations) \(.iterations)"' "$TMP/fj")" "3 6000000" \
+	"the loop ran in the process, its thread and its child: 3 invocations, 6000000 iterations"
+echo 10 | "$WITCH" cpi -q --no-follow -o "$TMP/n" -- "$p" family >/dev/null 2>&1
+is "$(ls "$TMP/n" | grep -c '\.witch$')" 2 "--no-follow: one profile per run, the child's left out"
+
+echo 10 | "$WITCH" cpi -q -o "$TMP/d" -- "$p" differ >/dev/null 2>"$TMP/err"
+is "$?" 4 "runs that differ: the first run's exit status (4)"
+like "$(cat "$TMP/err")" "warning: the two runs ended differently \(sampled run: exit status 4, counting run: exit status 3\)" \
+	"the different exit statuses are reported"
+like "$(cat "$TMP/err")" "warning: the two runs differ: the sampled run had 1 process and 2 threads, the counting run 1 and 1" \
+	"the different thread counts are reported"
+like "$("$WITCH" report "$TMP/d" 2>/dev/null | sed -n 2p)" "runs: sampled 1 process, 2 threads; counted 1 process, 1 thread" \
+	"and the report shows both runs"
+
+cd "$TMP" && echo 1 | "$WITCH" cpi -q -- "$p" >/dev/null 2>&1
+[ -n "$(ls "$TMP/witch-cpi_runs-cpi"/*.witch 2>/dev/null)" ]; ok $? "default directory witch-PROGRAM-cpi"
+cd "$TOP" || exit 1
+
+expect_error "no program" '^witch cpi: no program given' "$WITCH" cpi
+expect_error "a bad --rate" '^witch cpi: --rate=0 is not a rate' "$WITCH" cpi --rate=0 -- "$p"
+expect_error "an unknown option" "^witch cpi: unknown option '--bogus'" "$WITCH" cpi --bogus -- "$p"
+expect_error "a missing program" '^witch cpi: .*nonexistent: No such file' "$WITCH" cpi -- "$TMP/nonexistent"
+touch "$TMP/file"
+expect_error "an output directory under a file" '^witch cpi: cannot create output directory' \
+	"$WITCH" cpi -o "$TMP/file/sub" -- "$p"
+expect_error "an unknown function" '^witch report: no function nosuch ran' \
+	"$WITCH" report --function=nosuch "$TMP/a"
+expect_error "a bad --ghz" '^witch report: --ghz=fast is not a frequency' "$WITCH" report --ghz=fast "$TMP/a"
+expect_error "--pid on cpi profiles" '^witch report: --pid does not apply to witch cpi profiles' \
+	"$WITCH" report --pid=1 "$TMP/a"
+mkdir "$TMP/empty"
+expect_error "--function elsewhere" '^witch report: --function and --ghz apply to witch cpi profiles' \
+	"$WITCH" report --function=main "$TMP/empty"
+cp "$TMP/a"/*.witch "$TMP/empty/"
+rm "$TMP/empty"/*.witch
+for f in "$TMP/a"/*.witch; do grep -q '^tool time' "$f" && cp "$f" "$TMP/empty/"; done
+expect_error "one run's profiles only" "^witch report: .* has no profile of witch cpi's counting run" \
+	"$WITCH" report "$TMP/empty"
+done_testing
