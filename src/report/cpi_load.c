@@ -296,6 +296,44 @@ static int cmp_in_edge(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * One module for the files of one build id: the loader names a library by
+ * the path it opened (/lib/x86_64-linux-gnu/libc.so.6), Valgrind by the
+ * file's own (/usr/lib/x86_64-linux-gnu/libc.so.6), and a library is
+ * often a link (libsqlite3.so.0 to libsqlite3.so.0.8.6).
+ */
+static int join_modules(struct cpi *c, struct raw *raw)
+{
+	struct wr_report *r = c->r;
+	int32_t *canon = malloc((r->nmods + 1) * sizeof(*canon));
+	size_t i, j;
+
+	if (!canon)
+		return -1;
+	for (i = 0; i < r->nmods; i++) {
+		canon[i] = (int32_t)i;
+		for (j = 0; j < i && r->mods[i].build_id; j++)
+			if (r->mods[j].build_id && !strcmp(r->mods[i].build_id, r->mods[j].build_id)) {
+				canon[i] = canon[j];
+				break;
+			}
+	}
+#define CANON(m) ((m) < 0 ? (m) : canon[m])
+	for (i = 0; i < r->nctxs; i++)
+		r->ctxs[i].module = CANON(r->ctxs[i].module);
+	for (i = 0; i < raw->ninsns; i++)
+		raw->insns[i].module = CANON(raw->insns[i].module);
+	for (i = 0; i < raw->nedges; i++) {
+		raw->edges[i].smod = CANON(raw->edges[i].smod);
+		raw->edges[i].dmod = CANON(raw->edges[i].dmod);
+	}
+	for (i = 0; i < raw->ncalls; i++)
+		raw->calls[i].mod = CANON(raw->calls[i].mod);
+#undef CANON
+	free(canon);
+	return 0;
+}
+
 /* The counting run's records, summed per instruction and per edge. */
 static int build(struct cpi *c, struct raw *raw)
 {
@@ -402,7 +440,7 @@ int cpi_load(struct cpi *c, char *const *paths, int npaths, char *err, size_t er
 	else if (!ret && !c->counted_procs)
 		ret = error(err, errlen, "%s has no profile of witch cpi's counting run (tool count): "
 			    "was witch cpi stopped in its second run? run it again", paths[0]);
-	if (!ret && build(c, &raw))
+	if (!ret && (join_modules(c, &raw) || build(c, &raw)))
 		ret = error(err, errlen, "out of memory while joining the runs");
 	free(raw.insns);
 	free(raw.edges);
