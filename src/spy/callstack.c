@@ -118,6 +118,7 @@ void spy_threads_after_fork(ThreadId tid)
 			continue;
 		VG_(free)(t->f);
 		spy_pairs_free(&t->pairs);
+		cnt_thread_free(t);
 		VG_(free)(t);
 	}
 	VG_(memset)(by_tid, 0, ntids * sizeof(*by_tid));

@@ -167,6 +167,8 @@ void cnt_write(struct core_profile *o)
 			     cnt_edges[i].count);
 	for (c = cnt_calls; c; c = c->next) {
 		edge(&edges, c->addr, c->ret, 'f', c->returns);
+		if (c->ret_count)
+			edge(&edges, c->ret_sb->insn[c->ret_sb->ninsn - 1].addr, c->ret, 'r', c->ret_count);
 		ncalls++;
 	}
 	/* Edges out of code that never ran (a translation's blocks past an

@@ -138,13 +138,13 @@ typedef struct {
 	SizeT realloc_size, realloc_new;
 	/* count (count_calls.c): NULL call for the other tools */
 	struct CntCall *call;	/* the call site */
-	Addr fn;		/* the function that made the call, 0 if unknown */
+	Int *fn_top;		/* the latest frame its function made, NULL: unknown */
 	ULong start;		/* the thread's instructions at the call */
 	ULong hidden;		/* instructions while a deeper instance of fn ran */
 	ULong hidden_since;	/* ... since when, while one runs */
 	Bool hidden_now;
 	Int hides;		/* the frame the callee hides, -1 if none */
-	Int prev_same;		/* the frame fn made before this one, -1 if none */
+	Int prev_same;		/* the frame its function made before, -1 if none */
 } SpyFrame;
 
 typedef struct {
@@ -373,6 +373,10 @@ typedef struct CntCall {
 	ULong returns;		/* times it returned to ret */
 	ULong below;		/* instructions below it, in frames that ended */
 	ULong live;		/* count_out.c: ... and in frames on a stack */
+	struct CntSB *ret_sb;	/* the translation that last returned to ret, */
+	ULong ret_count;	/* ... and how often since it became the last */
+	struct SpyThread *cached;	/* the thread whose table the next two are in */
+	Int *fn_top, *target_top;	/* fn's and target's latest frames there */
 	struct CntCall *next;	/* all call sites */
 } CntCall;
 
@@ -443,6 +447,8 @@ ULong cnt_frame_below(const SpyThread *t, const SpyFrame *f);
 void cnt_edge_add(Addr src, Addr dst, UChar kind, ULong count);
 /* A forked child counts from zero. */
 void cnt_after_fork(void);
+/* A thread's table of functions goes (the thread, after a fork). */
+void cnt_thread_free(SpyThread *t);
 
 struct core_profile;
 /* The count tool's stats and records, modules first (count_out.c). */
