@@ -21,7 +21,9 @@ is "$(jq -r '[.loops[]] | sort_by(.depth) | map("\(.depth) \(.invocations) \(.it
 	"the outer loop: 1 invocation of 300000 iterations; the inner: 256 per invocation, 300000 times"
 inner_head=$(jq -r '.loops[] | select(.depth == 1) | .head' "$TMP/j")
 inner_tail=$(jq -r '.loops[] | select(.depth == 1) | .tail' "$TMP/j")
-load=$(jq -r --argjson l "$load_line" '.instructions[] | select(.line == $l and (.disassembly | test("\\("))) |
+# The load: the instruction of its line that reads memory (lea computes an address).
+load=$(jq -r --argjson l "$load_line" '.instructions[] | select(.line == $l and (.disassembly | test("\\(")) and
+	(.disassembly | startswith("lea") | not)) |
 	"\(.offset) \(.ns_per_execution)"' "$TMP/j")
 load_ns=$(echo "$load" | cut -d' ' -f2)
 most=$(jq -r '[.instructions[] | select(.samples > 0)] | max_by(.ns_per_execution) | .offset' "$TMP/j")
