@@ -84,10 +84,6 @@ void spy_thread_switch(ThreadId tid)
 
 	if (!t->lwpid)
 		t->lwpid = VG_(gettid)();	/* we run on the client thread's own */
-	/* The count tool's instruction counter is the running thread's. */
-	if (spy_cur)
-		spy_cur->icount = cnt_icount;
-	cnt_icount = t->icount;
 	spy_cur = t;
 	mirror(t);
 }
@@ -97,10 +93,10 @@ void spy_thread_exit(ThreadId tid)
 	/* The record stays on spy_threads for the profile; a later thread
 	 * with the same ThreadId gets a new one. */
 	if (tid < ntids && by_tid[tid]) {
-		if (spy_cur == by_tid[tid]) {
-			spy_cur->icount = cnt_icount;
+		if (spy_cfg.tool == SPY_COUNT)
+			cnt_thread_exit(by_tid[tid]);
+		if (spy_cur == by_tid[tid])
 			spy_cur = NULL;
-		}
 		by_tid[tid] = NULL;
 	}
 }

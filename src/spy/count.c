@@ -39,7 +39,6 @@
 #include "spy.h"
 
 CntSB *cnt_sbs;
-ULong cnt_icount;
 ULong cnt_inexact;
 
 static IRExpr *hw(HWord v)
@@ -72,6 +71,23 @@ static void add_if(IRSB *out, void *addr, IRExpr *guard, ULong v)
 	else
 		add_to(out, addr, tmp(out, Ity_I64, IRExpr_ITE(guard, IRExpr_Const(IRConst_U64(v)),
 								IRExpr_Const(IRConst_U64(0)))));
+}
+
+/* The thread's instruction count, at guest state offset `off`. */
+static IRExpr *icount(IRSB *out, Int off)
+{
+	return tmp(out, Ity_I64, IRExpr_Get(off, Ity_I64));
+}
+
+/* icount += v (guard: only when it holds). */
+static void icount_add(IRSB *out, Int off, IRExpr *guard, ULong v)
+{
+	IRExpr *add = IRExpr_Const(IRConst_U64(v));
+
+	if (guard)
+		add = tmp(out, Ity_I64, IRExpr_ITE(guard, add, IRExpr_Const(IRConst_U64(0))));
+	addStmtToIRSB(out, IRStmt_Put(off, tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, icount(out, off),
+									    add))));
 }
 
 static void helper(IRSB *out, const HChar *name, void *fn, IRExpr **args, IRExpr *guard)
@@ -260,7 +276,7 @@ static ULong executions(const CntSB *sb, UInt from, UInt to)
 
 /* Before a side exit of instruction k to dst, guarded by g (an I1 atom);
  * one that skips instructions up to resume (not 0) and goes on there. */
-static void count_exit(IRSB *out, CntSB *sb, UInt k, Addr dst, IRExpr *g, UInt resume)
+static void count_exit(IRSB *out, Int off, CntSB *sb, UInt k, Addr dst, IRExpr *g, UInt resume)
 {
 	CntExit *e = &sb->exit[sb->nexit++];
 	/* Instructions the exit skips, and itself when it repeats. */
@@ -272,25 +288,27 @@ static void count_exit(IRSB *out, CntSB *sb, UInt k, Addr dst, IRExpr *g, UInt r
 	e->resume = resume;
 	add_if(out, &e->count, g, 1);
 	if (skipped)
-		add_if(out, &cnt_icount, deepCopyIRExpr(g), (ULong)-(Long)skipped);
+		icount_add(out, off, deepCopyIRExpr(g), (ULong)-(Long)skipped);
 }
 
 /* Between instructions k and k + 1: a call VEX followed, or a && join
  * (whose second exit, when it fires for the first jump too, is counted
  * only when it is its own: *join_cond). */
-static void between(IRSB *out, CntSB *sb, const struct insn_ir *ir, UInt k, Int sp_off,
+static void between(IRSB *out, Int off, CntSB *sb, const struct insn_ir *ir, UInt k, Int sp_off,
 		    IRExpr **join_cond)
 {
 	if (sb->insn[k].call) {
 		CntCall *cs = cnt_call_site(sb->insn[k].addr, sb->insn[k].addr + sb->insn[k].len);
 		IRExpr *sp = tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
+		/* The count so far: those after the call are in it already. */
+		IRExpr *now = tmp(out, Ity_I64, IRExpr_Binop(Iop_Sub64, icount(out, off),
+							     hw((HWord)executions(sb, k + 1, sb->ninsn))));
 
-		helper(out, "cnt_on_chased_call", cnt_on_chased_call,
-		       mkIRExprVec_3(hw((HWord)cs), sp, hw((HWord)executions(sb, k + 1, sb->ninsn))),
+		helper(out, "cnt_on_chased_call", cnt_on_chased_call, mkIRExprVec_3(hw((HWord)cs), sp, now),
 		       NULL);
 	} else if (ir[k].join.cond) {
 		/* The exit the join removed, to the first jump's other side. */
-		count_exit(out, sb, k, ir[k].join.other,
+		count_exit(out, off, sb, k, ir[k].join.other,
 			   tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, deepCopyIRExpr(ir[k].join.cond))),
 			   ir[k].join.resume);
 		if (ir[k].join.negated)
@@ -300,23 +318,25 @@ static void between(IRSB *out, CntSB *sb, const struct insn_ir *ir, UInt k, Int 
 
 /* After the last statement: the end's bookkeeping, reached only when no
  * side exit was taken. */
-static void instrument_end(IRSB *out, IRSB *in, CntSB *sb, Int sp_off)
+static void instrument_end(IRSB *out, IRSB *in, CntSB *sb, Int off, Int sp_off)
 {
 	Addr last = sb->insn[sb->ninsn - 1].addr;
 	IRExpr *next = deepCopyIRExpr(in->next), *sp, *same;
 
 	if (sb->end == CNT_JUMP && !sb->computed && sb->end_dst == last) {
-		add_to(out, &cnt_icount, IRExpr_Const(IRConst_U64((ULong)-1)));
+		icount_add(out, off, NULL, (ULong)-1);
 		return;
 	}
 	switch (sb->end) {
 	case CNT_CALL:
 		sp = tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
-		helper(out, "cnt_on_call", cnt_on_call, mkIRExprVec_3(hw((HWord)sb), sp, next), NULL);
+		helper(out, "cnt_on_call", cnt_on_call,
+		       mkIRExprVec_4(hw((HWord)sb), sp, next, icount(out, off)), NULL);
 		break;
 	case CNT_RET:
 		sp = tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
-		helper(out, "cnt_on_ret", cnt_on_ret, mkIRExprVec_3(hw((HWord)sb), sp, next), NULL);
+		helper(out, "cnt_on_ret", cnt_on_ret,
+		       mkIRExprVec_4(hw((HWord)sb), sp, next, icount(out, off)), NULL);
 		break;
 	case CNT_JUMP:
 		if (!sb->computed)
@@ -341,7 +361,7 @@ IRSB *cnt_instrument(IRSB *in, const VexGuestLayout *layout)
 	CntSB *sb = new_sb(in, &ir);
 	IRSB *out = deepCopyIRSBExceptStmts(in);
 	IRExpr *join_cond = NULL, *g;
-	Int i, k = -1;
+	Int i, k = -1, off = layout->total_sizeB + CNT_ICOUNT;
 
 	spy_st.superblocks++;
 	for (i = 0; i < in->stmts_used; i++) {
@@ -350,23 +370,22 @@ IRSB *cnt_instrument(IRSB *in, const VexGuestLayout *layout)
 		if (!st || st->tag == Ist_NoOp)
 			continue;
 		if (st->tag == Ist_IMark && k >= 0)
-			between(out, sb, ir, (UInt)k, layout->offset_SP, &join_cond);
+			between(out, off, sb, ir, (UInt)k, layout->offset_SP, &join_cond);
 		if (st->tag == Ist_Exit && k >= 0) {
 			g = deepCopyIRExpr(st->Ist.Exit.guard);
 			if (join_cond)
 				g = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, g, deepCopyIRExpr(join_cond)));
 			join_cond = NULL;
-			count_exit(out, sb, (UInt)k, (Addr)const_addr(st->Ist.Exit.dst), g, 0);
+			count_exit(out, off, sb, (UInt)k, (Addr)const_addr(st->Ist.Exit.dst), g, 0);
 		}
 		addStmtToIRSB(out, st);
 		if (st->tag == Ist_IMark && ++k == 0) {
 			add_to(out, &sb->entries, IRExpr_Const(IRConst_U64(1)));
-			add_to(out, &cnt_icount,
-			       IRExpr_Const(IRConst_U64(executions(sb, 0, sb->ninsn))));
+			icount_add(out, off, NULL, executions(sb, 0, sb->ninsn));
 		}
 	}
 	if (sb->ninsn)
-		instrument_end(out, in, sb, layout->offset_SP);
+		instrument_end(out, in, sb, off, layout->offset_SP);
 	VG_(free)(ir);
 	sb->next = cnt_sbs;
 	cnt_sbs = sb;

@@ -22,6 +22,7 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 
 #include "spy.h"
@@ -225,9 +226,26 @@ void cnt_thread_free(SpyThread *t)
 	t->fns = NULL;
 }
 
+/* Inside a helper, the count it was given; the running thread's. */
+static ULong helper_now;
+static const SpyThread *helper_thread;
+
 static ULong icount_of(const SpyThread *t)
 {
-	return t == spy_cur ? cnt_icount : t->icount;
+	ULong v = 0;
+
+	if (t == helper_thread)
+		return helper_now;
+	if (t->exited)
+		return t->icount;
+	VG_(get_shadow_regs_area)(t->tid, (UChar *)&v, 1, CNT_ICOUNT, sizeof(v));
+	return v;
+}
+
+void cnt_thread_exit(SpyThread *t)
+{
+	t->icount = icount_of(t);
+	t->exited = True;
 }
 
 /* Thread t calls target from cs; its instruction count is now. */
@@ -264,18 +282,26 @@ static void called(SpyThread *t, CntCall *cs, Addr sp, Addr target, ULong now)
 	}
 }
 
-VG_REGPARM(3) void cnt_on_call(CntSB *sb, Addr sp, Addr target)
+void cnt_on_call(CntSB *sb, Addr sp, Addr target, ULong icount)
 {
 	if (sb->computed)
 		taken(sb, target, 'c');
-	if (spy_cur)
-		called(spy_cur, sb->call, sp, target, cnt_icount);
+	if (!spy_cur)
+		return;
+	helper_now = icount;
+	helper_thread = spy_cur;
+	called(spy_cur, sb->call, sp, target, icount);
+	helper_thread = NULL;
 }
 
-VG_REGPARM(3) void cnt_on_chased_call(CntCall *cs, Addr sp, ULong pending)
+VG_REGPARM(3) void cnt_on_chased_call(CntCall *cs, Addr sp, ULong icount)
 {
-	if (spy_cur)
-		called(spy_cur, cs, sp, cs->target, cnt_icount - pending);
+	if (!spy_cur)
+		return;
+	helper_now = icount;
+	helper_thread = spy_cur;
+	called(spy_cur, cs, sp, cs->target, icount);
+	helper_thread = NULL;
 }
 
 void cnt_frame_popped(SpyThread *t, SpyFrame *f)
@@ -307,7 +333,7 @@ ULong cnt_frame_below(const SpyThread *t, const SpyFrame *f)
  * which a call site mostly gets from one); SP is above the return address
  * it popped. Any other return goes to the table of edges.
  */
-VG_REGPARM(3) void cnt_on_ret(CntSB *sb, Addr sp, Addr target)
+void cnt_on_ret(CntSB *sb, Addr sp, Addr target, ULong icount)
 {
 	SpyThread *t = spy_cur;
 	SpyFrame *top = t && t->depth > t->sigbase ? &t->f[t->depth - 1] : NULL;
@@ -326,8 +352,12 @@ VG_REGPARM(3) void cnt_on_ret(CntSB *sb, Addr sp, Addr target)
 	} else {
 		taken(sb, target, 'r');
 	}
-	if (t)
-		spy_unwind(t, sp);
+	if (!t)
+		return;
+	helper_now = icount;
+	helper_thread = t;
+	spy_unwind(t, sp);
+	helper_thread = NULL;
 }
 
 void cnt_after_fork(void)
@@ -348,8 +378,12 @@ void cnt_after_fork(void)
 	}
 	for (i = 0; cnt_edge_mask && i <= cnt_edge_mask; i++)
 		cnt_edges[i].count = 0;
-	cnt_icount = 0;
 	for (t = spy_threads; t; t = t->next) {
+		ULong zero = 0;
+
+		if (!t->exited)
+			VG_(set_shadow_regs_area)(t->tid, 1, CNT_ICOUNT, sizeof(zero),
+						  (const UChar *)&zero);
 		t->icount = 0;
 		for (i = 0; i < t->depth; i++) {
 			t->f[i].start = t->f[i].hidden = 0;

@@ -167,9 +167,10 @@ typedef struct SpyThread {
 	SpySigMark sig[SPY_MAX_SIGNEST];
 	SpyPairTab pairs;
 	struct SpyThread *next;	/* all threads, live and exited */
-	/* count: the thread's instructions while it does not run (cnt_icount
-	 * holds the running one's), and its functions' latest frames */
+	/* count: the thread's instructions when it exited, and its
+	 * functions' latest frames */
 	ULong icount;
+	Bool exited;
 	struct CntFnTab *fns;
 } SpyThread;
 
@@ -428,16 +429,17 @@ extern UInt cnt_edge_mask;	/* slots - 1; 0 before the first */
 extern CntSB *cnt_sbs;
 extern ULong cnt_inexact;	/* translations whose counts are not exact */
 extern CntCall *cnt_calls;
-extern ULong cnt_icount;		/* instructions the running thread executed */
+/* Where in each thread's first shadow guest state its instruction count
+ * is (any offset: witchspy keeps no other shadow state). */
+#define CNT_ICOUNT 0
 
 IRSB *cnt_instrument(IRSB *in, const VexGuestLayout *layout);
 CntCall *cnt_call_site(Addr addr, Addr ret);
-/* Helpers the translations call. */
-VG_REGPARM(3) void cnt_on_call(CntSB *sb, Addr sp, Addr target);
-/* A call in mid-translation, whose instructions after it, pending of
- * them, have been counted already. */
-VG_REGPARM(3) void cnt_on_chased_call(CntCall *cs, Addr sp, ULong pending);
-VG_REGPARM(3) void cnt_on_ret(CntSB *sb, Addr sp, Addr target);
+/* Helpers the translations call, with the thread's instruction count. */
+void cnt_on_call(CntSB *sb, Addr sp, Addr target, ULong icount);
+/* A call in mid-translation. */
+VG_REGPARM(3) void cnt_on_chased_call(CntCall *cs, Addr sp, ULong icount);
+void cnt_on_ret(CntSB *sb, Addr sp, Addr target, ULong icount);
 VG_REGPARM(2) void cnt_on_computed(CntSB *sb, Addr target);
 /* A frame of thread t ends: its instructions go to its call site. */
 void cnt_frame_popped(SpyThread *t, SpyFrame *f);
@@ -449,6 +451,8 @@ void cnt_edge_add(Addr src, Addr dst, UChar kind, ULong count);
 void cnt_after_fork(void);
 /* A thread's table of functions goes (the thread, after a fork). */
 void cnt_thread_free(SpyThread *t);
+/* The thread exits: its count from now on is this one. */
+void cnt_thread_exit(SpyThread *t);
 
 struct core_profile;
 /* The count tool's stats and records, modules first (count_out.c). */
