@@ -108,10 +108,13 @@ int wc_lines_unresolved(void);
 int wc_line_of(uintptr_t pc);
 /* Line of the first in-scope return address in a copy of the stack. */
 int wc_line_from_stack(const uint64_t *words, size_t n);
+/* One address of a breakpoint progress point; the `progress` records
+ * that share a name are one point, whose visits are their counts summed. */
 struct wc_bp {
 	uintptr_t addr;		/* run time */
 	char name[WC_NAME_MAX];
 	int resolved;
+	int point;		/* the first slot with this name */
 };
 extern int wc_nbps;
 extern struct wc_bp wc_bps[WC_MAX_BREAKPOINTS];
@@ -133,6 +136,8 @@ int wc_ncounters(void);
 void wc_breakpoints_open(void);
 void wc_breakpoints_close(void);
 uint64_t wc_breakpoint_count(int i);
+/* Visits of the point whose first slot is i: its slots' counts summed. */
+uint64_t wc_breakpoint_point_count(int i);
 
 /* --- sampling (sampler.c) ------------------------------------------------ */
 int wc_sampler_start(struct wc_thread *t);

@@ -173,9 +173,13 @@ int wc_lines_load(const char *path)
 			if (m < 0 || m >= nmods)
 				goto bad;
 			if (wc_nbps < WC_MAX_BREAKPOINTS) {
+				struct wc_bp *bp = &wc_bps[wc_nbps];
+
 				bp_link[wc_nbps].module = m;
 				bp_link[wc_nbps].addr = strtoull(f[2], NULL, 16);
-				strncpy(wc_bps[wc_nbps].name, f[3], WC_NAME_MAX - 1);
+				strncpy(bp->name, f[3], WC_NAME_MAX - 1);
+				for (bp->point = 0; strcmp(wc_bps[bp->point].name, bp->name);)
+					bp->point++;
 				wc_nbps++;
 			}
 		}

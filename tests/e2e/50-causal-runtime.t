@@ -114,6 +114,25 @@ for how in ${counters:-breakpoint}; do
 	fi
 	within "$nc" 100 600 "and they are visits of the 600 iterations"
 done
+# `progress` records that share a name are one point, their counts summed:
+# the first addresses of hot() and cold(), each called once an iteration
+# (a calibration file spares the calls that would size their loops).
+hloc=causal_frac.c:$(line_of "$SRC/causal_frac.c" "frac: hot line")
+cloc=causal_frac.c:$(line_of "$SRC/causal_frac.c" "frac: cold line")
+table causal_frac "$hloc" "$cloc"
+sed -i 's/^\(progress	0	[0-9a-f]*	\).*/\1both/' "$TMP/causal_frac.lines"
+printf 'frac.hot 1\nfrac.cold 1\n' >"$TMP/calib"
+for how in $counters; do
+	causal "$TMP/two-$how" causal_frac WITCH_CAUSAL_PROGRESS_COUNTER="$how" CAUSAL_CALIB_FILE="$TMP/calib" \
+		-- "$PROGS/causal_frac" 0.5 600 >/dev/null
+	is "$(grep -c '^progress	name=both	kind=breakpoint$' "$TMP/two-$how"/causal.*)" 1 \
+		"$how: two addresses of one name are one progress point"
+	nb=$(visits "$TMP/two-$how" "^name=both\$")
+	nc=$(visits "$TMP/two-$how" "tests/progs/causal_frac.c")
+	ne=$(grep -c '^experiment' "$TMP/two-$how"/causal.*)
+	diag "$how: visits of hot() and cold() $nb, coz.h counter $nc, $ne experiments"
+	within "$nb" "$((2 * nc - 2 * ne))" "$((2 * nc + 2 * ne))" "$how: its visits are both addresses' counts summed"
+done
 # Threads inherit the counting event: the consumer thread of a pipeline
 # visits the point, the main thread never does.
 rloc=causal_real.c:$(line_of "$SRC/causal_real.c" "COZ_PROGRESS;")
