@@ -80,7 +80,7 @@ $(B)/tests/%: tests/unit/%.c $(TEST_LIBS) tests/unit/tap.h
 # test_unblocked compiles src/causal/unblocked.c into itself (a time of its own).
 $(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h
 # test_causal_lines tests the CLI's line table for witch causal.
-$(B)/tests/test_causal_lines: $(B)/obj/src/cli/causal_lines.o
+$(B)/tests/test_causal_lines: $(B)/obj/src/cli/causal_lines.o $(B)/obj/src/cli/code_pieces.o
 
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)

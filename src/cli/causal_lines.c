@@ -14,10 +14,10 @@
  * without DW_TAG_subprogram is not sped up).
  */
 #include "cli/causal_lines.h"
+#include "cli/code_pieces.h"
 #include "report/debuginfo.h"
 #include "report/grow.h"
 
-#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -25,20 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-struct piece {
-	uint64_t start, end;
-	int depth;
-	int inlined;
-	uint32_t name;		/* into files; UINT32_MAX: none */
-	uint32_t call_file;	/* into files; UINT32_MAX: none */
-	uint32_t call_line;
-};
-
-struct pieces {
-	struct piece *p;
-	size_t n, cap;
-};
 
 int causal_system_path(const char *path)
 {
@@ -110,89 +96,6 @@ static int in_scope(struct causal_lines *t, uint32_t file)
 	return in;
 }
 
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-
-	/* Follows DW_AT_abstract_origin and DW_AT_specification. */
-	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
-}
-
-static uint32_t intern_or_none(struct rc_strtab *tab, const char *s)
-{
-	return s ? rc_intern(tab, s) : UINT32_MAX;
-}
-
-static int add_pieces(struct causal_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
-		      Dwarf_Files *files, size_t nfiles, uint64_t bias)
-{
-	Dwarf_Addr base, start, end;
-	Dwarf_Attribute attr;
-	Dwarf_Word v;
-	ptrdiff_t off = 0;
-	struct piece pc;
-
-	memset(&pc, 0, sizeof(pc));
-	pc.depth = depth;
-	pc.inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
-	pc.name = intern_or_none(&t->files, die_name(die));
-	pc.call_file = UINT32_MAX;
-	if (pc.inlined) {
-		if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &v) == 0 &&
-		    v < nfiles)
-			pc.call_file = intern_or_none(&t->files, dwarf_filesrc(files, v, NULL, NULL));
-		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &v) == 0 &&
-		    v <= UINT32_MAX)
-			pc.call_line = (uint32_t)v;
-	}
-	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
-		if (end <= start)
-			continue;
-		if (wr_grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p)))
-			return -1;
-		pc.start = start + bias;
-		pc.end = end + bias;
-		ps->p[ps->n++] = pc;
-	}
-	return 0;
-}
-
-/* Subprograms and inlined subroutines under die, at any depth. */
-static int collect(struct causal_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
-		   Dwarf_Files *files, size_t nfiles, uint64_t bias)
-{
-	Dwarf_Die child;
-	int tag, sub;
-
-	if (dwarf_child(die, &child) != 0)
-		return 0;
-	do {
-		tag = dwarf_tag(&child);
-		sub = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
-		if (sub && add_pieces(t, ps, &child, depth, files, nfiles, bias))
-			return -1;
-		/* Only DIEs that can hold code are worth descending into. */
-		if ((sub || tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
-		     tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
-		     tag == DW_TAG_union_type || tag == DW_TAG_try_block ||
-		     tag == DW_TAG_catch_block || tag == DW_TAG_module) &&
-		    collect(t, ps, &child, depth + sub, files, nfiles, bias))
-			return -1;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
-}
-
-static int cmp_piece(const void *a, const void *b)
-{
-	const struct piece *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;
-}
-
 static uint32_t line_id(struct causal_lines *t, uint32_t module, uint32_t file, uint32_t lineno,
 			uint32_t function)
 {
@@ -236,7 +139,7 @@ static int add_range(struct causal_lines *t, struct causal_module *m, uint32_t m
  * pieces containing start, outermost first.
  */
 static int charge(struct causal_lines *t, uint32_t module, uint64_t start, uint64_t end,
-		  uint32_t file, uint32_t lineno, struct piece **open, size_t nopen)
+		  uint32_t file, uint32_t lineno, struct code_piece **open, size_t nopen)
 {
 	struct causal_module *m = &t->mods[module];
 	size_t k;
@@ -245,7 +148,7 @@ static int charge(struct causal_lines *t, uint32_t module, uint64_t start, uint6
 		return add_range(t, m, module, start, end, file, lineno,
 				 nopen ? open[nopen - 1]->name : UINT32_MAX);
 	for (k = nopen; k-- > 0;) {
-		const struct piece *p = open[k];
+		const struct code_piece *p = open[k];
 
 		if (!p->inlined)
 			break;
@@ -269,21 +172,16 @@ static int add_row(struct causal_module *m, uint64_t addr, uint32_t file, uint32
 
 static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t bias)
 {
-	struct pieces ps = { 0 };
-	struct piece **open = NULL;
-	size_t nopen = 0, cap_open = 0, nlines, nfiles, i, pi = 0;
+	struct code_pieces ps = { 0 };
+	struct code_piece **open = NULL;
+	size_t nopen = 0, cap_open = 0, nlines, i, pi = 0;
 	Dwarf_Lines *lines;
-	Dwarf_Files *files;
 	int ret = -1;
 
 	if (dwarf_getsrclines(cu, &lines, &nlines) != 0 || nlines == 0)
 		return 0;	/* a unit without line info has nothing to charge */
-	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
-		files = NULL;
-	if (collect(t, &ps, cu, 0, files, nfiles, bias))
+	if (code_pieces_collect(&ps, &t->files, cu, bias))
 		goto out;
-	if (ps.n)
-		qsort(ps.p, ps.n, sizeof(*ps.p), cmp_piece);
 	for (i = 0; i < nlines; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i), *next;
 		Dwarf_Addr a, b;
@@ -329,7 +227,7 @@ static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint6
 	}
 	ret = 0;
 out:
-	free(ps.p);
+	code_pieces_free(&ps);
 	free(open);
 	return ret;
 }
