@@ -100,6 +100,9 @@ struct wc_line {
 extern int wc_nlines;
 extern struct wc_line *wc_lines;
 extern uint64_t *wc_line_samples;	/* per line, whole run (atomic) */
+/* Per line, the samples of code it called: the innermost in-scope return
+ * address on the sampled stack is in it (atomic). */
+extern uint64_t *wc_line_callers;
 int wc_lines_load(const char *path);
 /* Resolve modules against the loaded objects; not async-signal-safe. */
 void wc_lines_resolve(void);

@@ -40,6 +40,7 @@ struct rt_table {
 int wc_nlines;
 struct wc_line *wc_lines;
 uint64_t *wc_line_samples;
+uint64_t *wc_line_callers;
 int wc_nbps;
 struct wc_bp wc_bps[WC_MAX_BREAKPOINTS];
 
@@ -189,7 +190,8 @@ int wc_lines_load(const char *path)
 	if (!header)
 		return -1;
 	wc_line_samples = calloc((size_t)(wc_nlines ? wc_nlines : 1), sizeof(uint64_t));
-	return wc_line_samples ? 0 : -1;
+	wc_line_callers = calloc((size_t)(wc_nlines ? wc_nlines : 1), sizeof(uint64_t));
+	return wc_line_samples && wc_line_callers ? 0 : -1;
 bad:
 	free(text);
 	return -1;

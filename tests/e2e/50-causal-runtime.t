@@ -63,6 +63,11 @@ like "$(grep '^progress' "$f")" "name=.*causal_frac.c:[0-9]+	kind=throughput" "C
 like "$(grep -c '^experiment' "$f")" "^[1-9][0-9]*$" "experiments"
 # (the table charges inlined code to its own file: a sample may land in coz.h)
 like "$(grep '^samples	location=causal_frac' "$f" | head -n 1)" "^samples	location=causal_frac.c:[0-9]+	count=[0-9]+$" "samples per line"
+# main's loop only calls hot() and cold(): its call lines hold no time of
+# their own, and ran.
+hl=$(line_of "$SRC/causal_frac.c" "hot(nh);")
+like "$(grep "^callers	location=causal_frac.c:$hl	" "$f")" "^callers	location=causal_frac.c:$hl	count=[1-9][0-9]*$" \
+	"the line that calls hot(): samples of the code it called"
 like "$(tail -n 2 "$f" | head -n 1)" "^runtime	time=[0-9]+	wall=[0-9]+	delay-ns=[0-9]+	waited-for-cpu-ns=[0-9]+	paused-ns=[0-9]+	pauses=[0-9]+	oversleep-ns=[0-9]+	budget-held-ns=[0-9]+$" "runtime"
 is "$(tail -n 1 "$f")" "end	status=exit:0	complete=1" "end: exit 0, complete"
 ok $(ls -A "$TMP/a" | grep -q tmp; [ $? -ne 0 ]; echo $?) "no temporary file left"
