@@ -27,7 +27,7 @@
 #define WC_EXPORT __attribute__((visibility("default")))
 
 #define WC_MAX_COUNTERS 256
-#define WC_MAX_BREAKPOINTS 4	/* debug registers */
+#define WC_MAX_BREAKPOINTS CAUSAL_MAX_PROGRESS_ADDRS
 #define WC_NAME_MAX 256
 #define WC_WAKEUP 10		/* samples per poll wakeup (signals come every sample) */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */

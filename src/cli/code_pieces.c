@@ -27,12 +27,16 @@ static int add_pieces(struct code_pieces *ps, struct rc_strtab *names, Dwarf_Die
 {
 	Dwarf_Addr base, start, end;
 	Dwarf_Attribute attr;
+	Dwarf_Die origin;
 	Dwarf_Word v;
 	ptrdiff_t off = 0;
 	struct code_piece pc;
 
 	memset(&pc, 0, sizeof(pc));
 	pc.die = dwarf_dieoffset(die);
+	pc.origin = dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &attr), &origin)
+			    ? dwarf_dieoffset(&origin)
+			    : pc.die;
 	pc.depth = depth;
 	pc.inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
 	pc.name = intern_or_none(names, die_name(die));
@@ -53,6 +57,7 @@ static int add_pieces(struct code_pieces *ps, struct rc_strtab *names, Dwarf_Die
 		pc.start = start + bias;
 		pc.end = end + bias;
 		ps->p[ps->n++] = pc;
+		pc.nth++;
 	}
 	return 0;
 }

@@ -16,7 +16,10 @@
 struct code_piece {
 	uint64_t start, end;	/* link-time addresses, [start, end) */
 	uint64_t die;		/* DIE offset: the ranges of one function or instance share it */
+	uint64_t origin;	/* DIE offset of the function it is a copy of (its abstract
+				   origin), or die */
 	int depth;		/* 0: a function; n: inlined n calls deep */
+	int nth;		/* which of its DIE's ranges: 0, the one it is entered by */
 	int inlined;
 	uint32_t name;		/* into names; UINT32_MAX: none */
 	uint32_t call_file;	/* inlined: the call site's file, into names; UINT32_MAX: none */
