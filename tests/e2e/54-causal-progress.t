@@ -5,7 +5,10 @@
 # line of a static inline function called twice a round, the line of a
 # loop's header. Each counts the visits the COZ_PROGRESS_NAMED on the same
 # line counts, within 1 %: both are exact counts, which an experiment's
-# two snapshots of a visit can only split at its start or end.
+# two snapshots of a visit can only split at its start or end. And a line
+# that never runs: one line that names where it counted and the lines near
+# it that ran; a line a goto enters midway: a warning that visits may
+# count twice.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$TOP/tests/progs/causal_visits.c
@@ -49,4 +52,21 @@ case " $(places "$TMP/hoisted")" in
 esac
 is "$(places "$TMP/inlined" | wc -w)" 2 "inlined: one place in each inlined copy of the line"
 
+line=$(line_of "$SRC" "visits: never")
+"$WITCH" causal -o "$TMP/never" --progress="causal_visits.c:$line" -- \
+	"$PROG" never "$ROUNDS" >/dev/null 2>"$TMP/never.err"
+is $? 0 "never: the program's exit status passes through"
+is "$(wc -l <"$TMP/never.err" | tr -d ' ')" 1 "never: one line on stderr"
+like "$(cat "$TMP/never.err")" "^witch causal: --progress=causal_visits.c:$line was never reached: no visit of [^ ]*causal_visits.c:$line at 0x[0-9a-f]+ in never\(\) during the experiments; lines near it that ran: [^ ]*causal_visits.c:$((line - 2))[,; ]" \
+	"never: it names the line, where it counted and the line near it that ran"
+
+line=$(line_of "$SRC" "visits: again")
+"$WITCH" causal -o "$TMP/again" --progress="causal_visits.c:$line" -- \
+	"$PROG" again 2000 >/dev/null 2>"$TMP/again.err"
+is "$(places "$TMP/again" | wc -w)" 2 "again: visits start at the line's first statement and at the label"
+like "$(head -n 1 "$TMP/again.err")" "^witch causal: warning: --progress=causal_visits.c:$line: a visit of [^ ]*causal_visits.c:$line that starts elsewhere may pass 0x[0-9a-f]+ in again\(\) too, and then counts twice$" \
+	"again: a warning says which visits count twice"
+"$WITCH" causal -q -o "$TMP/again-q" --progress="causal_visits.c:$line" -- \
+	"$PROG" again 200 >/dev/null 2>"$TMP/again-q.err"
+is "$(grep -c warning "$TMP/again-q.err")" 0 "again: -q leaves the warning out"
 done_testing

@@ -12,6 +12,9 @@
  *   header   the line of the loop's header, whose latch the compiler copies
  *            into two paths
  *   never    the line never runs; its neighbours do
+ *   again    a goto enters the line midway: visits start at its first
+ *            statement or at the label, and those from the first pass
+ *            the label too
  *
  *   causal_visits MODE [ROUNDS [N]]   (N: the length of each round's work,
  *                                      default 20000)
@@ -96,6 +99,18 @@ __attribute__((noinline)) static double never(long rounds, long n)
 	return t;
 }
 
+__attribute__((noinline)) static double again(long rounds, long n)
+{
+	double t = 0;
+
+	for (long r = 0; r < rounds; r++) {
+		if (r & 1)
+			goto mid;
+		t += spin(n, 1.0); mid: t += spin(n, 2.0);	/* visits: again */
+	}
+	return t;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -103,7 +118,7 @@ int main(int argc, char **argv)
 		double (*run)(long, long);
 	} modes[] = {
 		{ "hoisted", hoisted }, { "split", split }, { "inlined", inlined },
-		{ "header", header }, { "never", never },
+		{ "header", header }, { "never", never }, { "again", again },
 	};
 	long rounds = argc > 2 ? atol(argv[2]) : 4000, n = argc > 3 ? atol(argv[3]) : 20000;
 	size_t i;
@@ -113,6 +128,7 @@ int main(int argc, char **argv)
 			printf("%s: %ld rounds, %.0f\n", argv[1], rounds, modes[i].run(rounds, n));
 			return 0;
 		}
-	fprintf(stderr, "usage: causal_visits hoisted|split|inlined|header|never [ROUNDS [N]]\n");
+	fprintf(stderr, "usage: causal_visits hoisted|split|inlined|header|never|again "
+			"[ROUNDS [N]]\n");
 	return 2;
 }
