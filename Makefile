@@ -32,6 +32,8 @@ CORE_LIB = $(B)/libwitchcore.a
 
 RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
 REPORT_LIBS = -ldw -lelf -lm
+# The CLI decodes code too (witch causal --progress).
+CLI_LIBS = -lZydis $(REPORT_LIBS)
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -67,7 +69,7 @@ $(B)/libwitchreport.a: $(REPORT_OBJ)
 
 $(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB) $(REPORT_LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB) $(CLI_LIBS)
 
 # Unit tests link against all three, and the objects a test names below;
 # each is one TAP-printing program.
@@ -80,7 +82,12 @@ $(B)/tests/%: tests/unit/%.c $(TEST_LIBS) tests/unit/tap.h
 # test_unblocked compiles src/causal/unblocked.c into itself (a time of its own).
 $(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h
 # test_causal_lines tests the CLI's line table for witch causal.
-$(B)/tests/test_causal_lines: $(B)/obj/src/cli/causal_lines.o
+$(B)/tests/test_causal_lines: $(addprefix $(B)/obj/src/cli/,causal_lines.o code_pieces.o \
+	progress_places.o visit_starts.o code_flow.o elf_code.o)
+# test_code_flow tests the CLI's control flow graphs of machine code.
+$(B)/tests/test_code_flow: $(B)/obj/src/cli/code_flow.o
+# test_visit_starts tests where --progress counts, on such graphs.
+$(B)/tests/test_visit_starts: $(B)/obj/src/cli/visit_starts.o $(B)/obj/src/cli/code_flow.o
 
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
