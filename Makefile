@@ -80,7 +80,12 @@ $(B)/tests/%: tests/unit/%.c $(TEST_LIBS) tests/unit/tap.h
 # test_unblocked compiles src/causal/unblocked.c into itself (a time of its own).
 $(B)/tests/test_unblocked: src/causal/unblocked.c src/causal/causal.h
 # test_causal_lines tests the CLI's line table for witch causal.
-$(B)/tests/test_causal_lines: $(B)/obj/src/cli/causal_lines.o
+$(B)/tests/test_causal_lines: $(addprefix $(B)/obj/src/cli/,causal_lines.o code_pieces.o \
+	progress_places.o visit_starts.o code_flow.o elf_code.o)
+# test_code_flow tests the CLI's control flow graphs of machine code.
+$(B)/tests/test_code_flow: $(B)/obj/src/cli/code_flow.o
+# test_visit_starts tests where --progress counts, on such graphs.
+$(B)/tests/test_visit_starts: $(B)/obj/src/cli/visit_starts.o $(B)/obj/src/cli/code_flow.o
 
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)

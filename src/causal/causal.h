@@ -27,7 +27,7 @@
 #define WC_EXPORT __attribute__((visibility("default")))
 
 #define WC_MAX_COUNTERS 256
-#define WC_MAX_BREAKPOINTS 4	/* debug registers */
+#define WC_MAX_BREAKPOINTS CAUSAL_MAX_PROGRESS_ADDRS
 #define WC_NAME_MAX 256
 #define WC_WAKEUP 10		/* samples per poll wakeup (signals come every sample) */
 #define WC_STACK_BYTES 512	/* user stack copied with each sample */
@@ -100,6 +100,9 @@ struct wc_line {
 extern int wc_nlines;
 extern struct wc_line *wc_lines;
 extern uint64_t *wc_line_samples;	/* per line, whole run (atomic) */
+/* Per line, the samples of code it called: the innermost in-scope return
+ * address on the sampled stack is in it (atomic). */
+extern uint64_t *wc_line_callers;
 int wc_lines_load(const char *path);
 /* Resolve modules against the loaded objects; not async-signal-safe. */
 void wc_lines_resolve(void);
@@ -108,10 +111,13 @@ int wc_lines_unresolved(void);
 int wc_line_of(uintptr_t pc);
 /* Line of the first in-scope return address in a copy of the stack. */
 int wc_line_from_stack(const uint64_t *words, size_t n);
+/* One address of a breakpoint progress point; the `progress` records
+ * that share a name are one point, whose visits are their counts summed. */
 struct wc_bp {
 	uintptr_t addr;		/* run time */
 	char name[WC_NAME_MAX];
 	int resolved;
+	int point;		/* the first slot with this name */
 };
 extern int wc_nbps;
 extern struct wc_bp wc_bps[WC_MAX_BREAKPOINTS];
@@ -133,6 +139,8 @@ int wc_ncounters(void);
 void wc_breakpoints_open(void);
 void wc_breakpoints_close(void);
 uint64_t wc_breakpoint_count(int i);
+/* Visits of the point whose first slot is i: its slots' counts summed. */
+uint64_t wc_breakpoint_point_count(int i);
 
 /* --- sampling (sampler.c) ------------------------------------------------ */
 int wc_sampler_start(struct wc_thread *t);

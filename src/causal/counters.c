@@ -6,7 +6,8 @@
  * `count` atomically. Counters live in a fixed table and never move.
  *
  * Breakpoint points (`progress` records of the line table) count visits of
- * an address with a perf execute breakpoint in counting mode, or, where the
+ * an address (or of several, summed: the records that share a name) with
+ * a perf execute breakpoint in counting mode, or, where the
  * CLI found that hardware breakpoints do not fire, with a uprobe (a
  * software breakpoint the kernel counts): no signal either way, opened once
  * in the main thread and inherited by the threads it and its descendants
@@ -81,6 +82,18 @@ static int execute_breakpoint(uintptr_t addr)
 	return core_perf_open(&a);
 }
 
+/* Whether slot i is the first resolved slot of its point: the point is
+ * declared once, whichever of its addresses the loaded objects have. */
+static int first_resolved(int i)
+{
+	int j;
+
+	for (j = wc_bps[i].point; j < i; j++)
+		if (wc_bps[j].point == wc_bps[i].point && wc_bps[j].resolved)
+			return 0;
+	return 1;
+}
+
 void wc_breakpoints_open(void)
 {
 	int i;
@@ -91,7 +104,8 @@ void wc_breakpoints_open(void)
 		bp_fd[i] = wc_cfg.progress_uprobes
 				   ? core_uprobe_open(wc_bps[i].addr, bp_path[i], sizeof(bp_path[i]))
 				   : execute_breakpoint(wc_bps[i].addr);
-		wc_profile_progress(wc_bps[i].name, "breakpoint");
+		if (first_resolved(i))
+			wc_profile_progress(wc_bps[i].name, "breakpoint");
 	}
 }
 
@@ -113,5 +127,16 @@ uint64_t wc_breakpoint_count(int i)
 
 	if (i < 0 || i >= WC_MAX_BREAKPOINTS || bp_fd[i] < 0 || read(bp_fd[i], &v, sizeof(v)) != sizeof(v))
 		return 0;
+	return v;
+}
+
+uint64_t wc_breakpoint_point_count(int i)
+{
+	uint64_t v = 0;
+	int j;
+
+	for (j = i; j < wc_nbps; j++)
+		if (wc_bps[j].point == i)
+			v += wc_breakpoint_count(j);
 	return v;
 }

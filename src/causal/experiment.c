@@ -135,13 +135,28 @@ static uint64_t counter_delta(const struct snapshot *s0, const struct snapshot *
 	return s1->count[i] - (i < s0->ncounters ? s0->count[i] : 0);
 }
 
+/* Visits of the breakpoint point whose first slot is i, from s0 to s1;
+ * -1 when none of its addresses is in a loaded object. */
+static int64_t bp_delta(const struct snapshot *s0, const struct snapshot *s1, int i)
+{
+	uint64_t d = 0;
+	int j, resolved = 0;
+
+	for (j = i; j < wc_nbps; j++)
+		if (wc_bps[j].point == i && wc_bps[j].resolved) {
+			d += s1->bp[j] - s0->bp[j];
+			resolved = 1;
+		}
+	return resolved ? (int64_t)d : -1;
+}
+
 /* The count of progress point `point`: throughput counter `point`, or
  * breakpoint point - WC_MAX_COUNTERS. */
 static uint64_t point_count(int point)
 {
 	if (point < WC_MAX_COUNTERS)
 		return __atomic_load_n(&wc_counters[point].c.count, __ATOMIC_RELAXED);
-	return wc_breakpoint_count(point - WC_MAX_COUNTERS);
+	return wc_breakpoint_point_count(point - WC_MAX_COUNTERS);
 }
 
 /* The throughput point the experiment s0..s1 saw fewest times (at least
@@ -160,10 +175,10 @@ static int fewest_visits(const struct snapshot *s0, const struct snapshot *s1)
 		}
 	}
 	for (i = 0; i < wc_nbps; i++) {
-		uint64_t d = s1->bp[i] - s0->bp[i];
+		int64_t d = wc_bps[i].point == i ? bp_delta(s0, s1, i) : -1;
 
-		if (wc_bps[i].resolved && d && d < least) {
-			least = d;
+		if (d > 0 && (uint64_t)d < least) {
+			least = (uint64_t)d;
 			point = WC_MAX_COUNTERS + i;
 		}
 	}
@@ -298,17 +313,17 @@ static void put_points(struct core_fmt *b, const struct snapshot *s0, const stru
 		}
 	}
 	for (i = 0; i < wc_nbps; i++) {
-		uint64_t d = s1->bp[i] - s0->bp[i];
+		int64_t d = wc_bps[i].point == i ? bp_delta(s0, s1, i) : -1;
 
-		if (!wc_bps[i].resolved)
+		if (d < 0)
 			continue;
 		core_fmt_str(b, "throughput-point\tname=");
 		wc_put_name(b, wc_bps[i].name);
 		core_fmt_str(b, "\tdelta=");
-		core_fmt_u64(b, d);
+		core_fmt_u64(b, (uint64_t)d);
 		core_fmt_str(b, "\n");
-		if (d > *max_delta)
-			*max_delta = d;
+		if ((uint64_t)d > *max_delta)
+			*max_delta = (uint64_t)d;
 	}
 }
 

@@ -40,6 +40,7 @@ struct rt_table {
 int wc_nlines;
 struct wc_line *wc_lines;
 uint64_t *wc_line_samples;
+uint64_t *wc_line_callers;
 int wc_nbps;
 struct wc_bp wc_bps[WC_MAX_BREAKPOINTS];
 
@@ -173,9 +174,13 @@ int wc_lines_load(const char *path)
 			if (m < 0 || m >= nmods)
 				goto bad;
 			if (wc_nbps < WC_MAX_BREAKPOINTS) {
+				struct wc_bp *bp = &wc_bps[wc_nbps];
+
 				bp_link[wc_nbps].module = m;
 				bp_link[wc_nbps].addr = strtoull(f[2], NULL, 16);
-				strncpy(wc_bps[wc_nbps].name, f[3], WC_NAME_MAX - 1);
+				strncpy(bp->name, f[3], WC_NAME_MAX - 1);
+				for (bp->point = 0; strcmp(wc_bps[bp->point].name, bp->name);)
+					bp->point++;
 				wc_nbps++;
 			}
 		}
@@ -185,7 +190,8 @@ int wc_lines_load(const char *path)
 	if (!header)
 		return -1;
 	wc_line_samples = calloc((size_t)(wc_nlines ? wc_nlines : 1), sizeof(uint64_t));
-	return wc_line_samples ? 0 : -1;
+	wc_line_callers = calloc((size_t)(wc_nlines ? wc_nlines : 1), sizeof(uint64_t));
+	return wc_line_samples && wc_line_callers ? 0 : -1;
 bad:
 	free(text);
 	return -1;

@@ -168,14 +168,22 @@ static void put_end(int complete, int status)
 	core_fmt_init(f, fin, sizeof(fin), write_sink, NULL);
 	for (i = 0; i < wc_nlines; i++) {
 		uint64_t n = __atomic_load_n(&wc_line_samples[i], __ATOMIC_RELAXED);
+		uint64_t c = __atomic_load_n(&wc_line_callers[i], __ATOMIC_RELAXED);
 
-		if (!n || !wc_lines[i].loc)
-			continue;
-		core_fmt_str(f, "samples\tlocation=");
-		wc_put_name(f, wc_lines[i].loc);
-		core_fmt_str(f, "\tcount=");
-		core_fmt_u64(f, n);
-		core_fmt_str(f, "\n");
+		if (n && wc_lines[i].loc) {
+			core_fmt_str(f, "samples\tlocation=");
+			wc_put_name(f, wc_lines[i].loc);
+			core_fmt_str(f, "\tcount=");
+			core_fmt_u64(f, n);
+			core_fmt_str(f, "\n");
+		}
+		if (c && wc_lines[i].loc) {
+			core_fmt_str(f, "callers\tlocation=");
+			wc_put_name(f, wc_lines[i].loc);
+			core_fmt_str(f, "\tcount=");
+			core_fmt_u64(f, c);
+			core_fmt_str(f, "\n");
+		}
 	}
 	/* Eq. 6's T, in the experiments' units: durations leave out the
 	 * virtual delays and the time spent waiting for a core, so T does

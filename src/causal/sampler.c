@@ -158,17 +158,23 @@ static void on_sample(struct wc_thread *t, const char *rec, size_t len)
 	t->prev_cpu = cpu;
 	t->prev_time = time;
 	line = wc_line_of((uintptr_t)ip);
-	if (line < 0 && stack_size) {
+	if (stack_size && stack_size <= WC_STACK_BYTES && h + 32 + stack_size + 8 <= len) {
 		uint64_t dyn, words[WC_STACK_BYTES / 8];
 		size_t off = h + 32;
+		int caller;
 
-		if (stack_size > WC_STACK_BYTES || off + stack_size + 8 > len)
-			return;
 		memcpy(&dyn, rec + off + stack_size, 8);
 		if (dyn > stack_size)
 			dyn = stack_size;
 		memcpy(words, rec + off, dyn & ~7ull);
-		line = wc_line_from_stack(words, (size_t)(dyn / 8));
+		caller = wc_line_from_stack(words, (size_t)(dyn / 8));
+		/* Out of scope, the sample is its caller's; in scope, the
+		 * caller ran too (what witch causal tells of lines near an
+		 * unreached --progress line). */
+		if (line < 0)
+			line = caller;
+		else if (caller >= 0)
+			__atomic_add_fetch(&wc_line_callers[caller], 1, __ATOMIC_RELAXED);
 	}
 	if (line < 0)
 		return;

@@ -317,6 +317,7 @@ static void after_fork_child(void)
 	wc_exp.line = -1;
 	wc_unblocked_reset();
 	memset(wc_line_samples, 0, sizeof(uint64_t) * (size_t)(wc_nlines ? wc_nlines : 1));
+	memset(wc_line_callers, 0, sizeof(uint64_t) * (size_t)(wc_nlines ? wc_nlines : 1));
 	(void)local;
 	if (wc_profile_open() < 0) {
 		wc_active = 0;

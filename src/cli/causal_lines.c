@@ -14,10 +14,12 @@
  * without DW_TAG_subprogram is not sped up).
  */
 #include "cli/causal_lines.h"
+#include "cli/code_pieces.h"
+#include "cli/progress_places.h"
+#include "core/contract.h"
 #include "report/debuginfo.h"
 #include "report/grow.h"
 
-#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -25,20 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-struct piece {
-	uint64_t start, end;
-	int depth;
-	int inlined;
-	uint32_t name;		/* into files; UINT32_MAX: none */
-	uint32_t call_file;	/* into files; UINT32_MAX: none */
-	uint32_t call_line;
-};
-
-struct pieces {
-	struct piece *p;
-	size_t n, cap;
-};
 
 int causal_system_path(const char *path)
 {
@@ -110,89 +98,6 @@ static int in_scope(struct causal_lines *t, uint32_t file)
 	return in;
 }
 
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-
-	/* Follows DW_AT_abstract_origin and DW_AT_specification. */
-	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
-}
-
-static uint32_t intern_or_none(struct rc_strtab *tab, const char *s)
-{
-	return s ? rc_intern(tab, s) : UINT32_MAX;
-}
-
-static int add_pieces(struct causal_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
-		      Dwarf_Files *files, size_t nfiles, uint64_t bias)
-{
-	Dwarf_Addr base, start, end;
-	Dwarf_Attribute attr;
-	Dwarf_Word v;
-	ptrdiff_t off = 0;
-	struct piece pc;
-
-	memset(&pc, 0, sizeof(pc));
-	pc.depth = depth;
-	pc.inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
-	pc.name = intern_or_none(&t->files, die_name(die));
-	pc.call_file = UINT32_MAX;
-	if (pc.inlined) {
-		if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &v) == 0 &&
-		    v < nfiles)
-			pc.call_file = intern_or_none(&t->files, dwarf_filesrc(files, v, NULL, NULL));
-		if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &v) == 0 &&
-		    v <= UINT32_MAX)
-			pc.call_line = (uint32_t)v;
-	}
-	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
-		if (end <= start)
-			continue;
-		if (wr_grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p)))
-			return -1;
-		pc.start = start + bias;
-		pc.end = end + bias;
-		ps->p[ps->n++] = pc;
-	}
-	return 0;
-}
-
-/* Subprograms and inlined subroutines under die, at any depth. */
-static int collect(struct causal_lines *t, struct pieces *ps, Dwarf_Die *die, int depth,
-		   Dwarf_Files *files, size_t nfiles, uint64_t bias)
-{
-	Dwarf_Die child;
-	int tag, sub;
-
-	if (dwarf_child(die, &child) != 0)
-		return 0;
-	do {
-		tag = dwarf_tag(&child);
-		sub = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
-		if (sub && add_pieces(t, ps, &child, depth, files, nfiles, bias))
-			return -1;
-		/* Only DIEs that can hold code are worth descending into. */
-		if ((sub || tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
-		     tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
-		     tag == DW_TAG_union_type || tag == DW_TAG_try_block ||
-		     tag == DW_TAG_catch_block || tag == DW_TAG_module) &&
-		    collect(t, ps, &child, depth + sub, files, nfiles, bias))
-			return -1;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
-}
-
-static int cmp_piece(const void *a, const void *b)
-{
-	const struct piece *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;
-}
-
 static uint32_t line_id(struct causal_lines *t, uint32_t module, uint32_t file, uint32_t lineno,
 			uint32_t function)
 {
@@ -236,7 +141,7 @@ static int add_range(struct causal_lines *t, struct causal_module *m, uint32_t m
  * pieces containing start, outermost first.
  */
 static int charge(struct causal_lines *t, uint32_t module, uint64_t start, uint64_t end,
-		  uint32_t file, uint32_t lineno, struct piece **open, size_t nopen)
+		  uint32_t file, uint32_t lineno, struct code_piece **open, size_t nopen)
 {
 	struct causal_module *m = &t->mods[module];
 	size_t k;
@@ -245,7 +150,7 @@ static int charge(struct causal_lines *t, uint32_t module, uint64_t start, uint6
 		return add_range(t, m, module, start, end, file, lineno,
 				 nopen ? open[nopen - 1]->name : UINT32_MAX);
 	for (k = nopen; k-- > 0;) {
-		const struct piece *p = open[k];
+		const struct code_piece *p = open[k];
 
 		if (!p->inlined)
 			break;
@@ -256,49 +161,51 @@ static int charge(struct causal_lines *t, uint32_t module, uint64_t start, uint6
 	return 0;
 }
 
-static int add_row(struct causal_module *m, uint64_t addr, uint32_t file, uint32_t line)
+static int add_row(struct causal_module *m, uint64_t addr, uint32_t file, uint32_t line,
+		   bool stmt)
 {
 	if (wr_grow((void **)&m->rows, &m->cap_rows, m->nrows + 1, sizeof(*m->rows)))
 		return -1;
 	m->rows[m->nrows].addr = addr;
 	m->rows[m->nrows].file = file;
 	m->rows[m->nrows].line = line;
+	m->rows[m->nrows].stmt = stmt;
 	m->nrows++;
 	return 0;
 }
 
 static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t bias)
 {
-	struct pieces ps = { 0 };
-	struct piece **open = NULL;
-	size_t nopen = 0, cap_open = 0, nlines, nfiles, i, pi = 0;
+	struct code_pieces ps = { 0 };
+	struct code_piece **open = NULL;
+	size_t nopen = 0, cap_open = 0, nlines, i, pi = 0;
 	Dwarf_Lines *lines;
-	Dwarf_Files *files;
 	int ret = -1;
 
 	if (dwarf_getsrclines(cu, &lines, &nlines) != 0 || nlines == 0)
 		return 0;	/* a unit without line info has nothing to charge */
-	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
-		files = NULL;
-	if (collect(t, &ps, cu, 0, files, nfiles, bias))
+	if (code_pieces_collect(&ps, &t->files, cu, bias))
 		goto out;
-	if (ps.n)
-		qsort(ps.p, ps.n, sizeof(*ps.p), cmp_piece);
 	for (i = 0; i < nlines; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i), *next;
 		Dwarf_Addr a, b;
-		bool endseq;
+		bool endseq, stmt;
 		const char *src;
 		int lineno;
 		uint32_t file;
 
 		if (!l || dwarf_lineaddr(l, &a) || dwarf_lineendsequence(l, &endseq) || endseq)
 			continue;
-		if (dwarf_lineno(l, &lineno) || lineno <= 0 || !(src = dwarf_linesrc(l, NULL, NULL)))
+		if (dwarf_lineno(l, &lineno) || lineno < 0 || !(src = dwarf_linesrc(l, NULL, NULL)) ||
+		    dwarf_linebeginstatement(l, &stmt))
 			continue;
 		file = rc_intern(&t->files, src);
-		if (file == UINT32_MAX || add_row(&t->mods[module], a + bias, file, (uint32_t)lineno))
+		if (file == UINT32_MAX ||
+		    add_row(&t->mods[module], a + bias, file, (uint32_t)lineno, stmt))
 			goto out;
+		/* Line 0 is code of no line (clang's hoisted code): a row, not a range. */
+		if (!lineno)
+			continue;
 		next = i + 1 < nlines ? dwarf_onesrcline(lines, i + 1) : NULL;
 		if (!next || dwarf_lineaddr(next, &b) || b <= a)
 			continue;
@@ -329,7 +236,7 @@ static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint6
 	}
 	ret = 0;
 out:
-	free(ps.p);
+	code_pieces_free(&ps);
 	free(open);
 	return ret;
 }
@@ -542,12 +449,115 @@ static int explain_missing(const struct causal_lines *t, const char *spec, const
 	return -1;
 }
 
+/* The in-scope lines of file nearest to lineno, in function when known. */
+static void find_near(const struct causal_lines *t, uint32_t file, uint32_t lineno,
+		      uint32_t function, struct causal_point *pt)
+{
+	uint32_t taken = 0, k;
+	size_t i;
+
+	for (k = 0; k < CAUSAL_NEAR_MAX; k++) {
+		uint32_t best = UINT32_MAX, dist = UINT32_MAX;
+
+		for (i = 0; i < t->nlines; i++) {
+			const struct causal_line *l = &t->lines[i];
+			uint32_t d = l->lineno > lineno ? l->lineno - lineno : lineno - l->lineno;
+			size_t j;
+
+			if (l->file != file || !d || d > dist ||
+			    (function != UINT32_MAX && l->function != function))
+				continue;
+			for (j = 0; j < taken && pt->near[j] != i; j++)
+				;
+			/* At one distance, the line above first. */
+			if (j == taken && (best == UINT32_MAX || d < dist ||
+					   l->lineno < t->lines[best].lineno)) {
+				best = (uint32_t)i;
+				dist = d;
+			}
+		}
+		if (best == UINT32_MAX)
+			break;
+		pt->near[taken++] = best;
+	}
+	pt->nnear = taken;
+}
+
+static int add_bp(struct causal_lines *t, uint32_t module, uint64_t addr, uint32_t name,
+		  uint32_t function)
+{
+	struct causal_bp *bp = realloc(t->bps, (t->nbps + 1) * sizeof(*bp));
+
+	if (!bp)
+		return -1;
+	t->bps = bp;
+	bp = &t->bps[t->nbps++];
+	bp->module = module;
+	bp->addr = addr;
+	bp->name = name;
+	bp->function = function;
+	return 0;
+}
+
+void causal_lines_place_text(const struct causal_lines *t, const struct causal_bp *bp, char *buf,
+			     size_t cap)
+{
+	if (bp->function != UINT32_MAX)
+		snprintf(buf, cap, "0x%llx in %s()", (unsigned long long)bp->addr,
+			 t->files.strs[bp->function]);
+	else
+		snprintf(buf, cap, "0x%llx", (unsigned long long)bp->addr);
+}
+
+void causal_lines_places_text(const struct causal_lines *t, const struct causal_point *pt,
+			      char *buf, size_t cap)
+{
+	char one[512];
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < pt->n && used < cap; i++) {
+		causal_lines_place_text(t, &t->bps[pt->first + i], one, sizeof(one));
+		used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", one);
+	}
+}
+
+/* The places of file:line in every module, as the bps of point pt. */
+static int add_places(struct causal_lines *t, const struct found *f, uint32_t line,
+		      struct causal_point *pt, char *err, size_t errlen)
+{
+	struct progress_places pp;
+	size_t i, j;
+
+	for (i = 0; i < t->nmods; i++) {
+		if (progress_places_find(&t->mods[i], &t->files, f->file, line, &pp, err, errlen))
+			return -1;
+		for (j = 0; j < pp.n; j++)
+			if (add_bp(t, (uint32_t)i, pp.p[j].addr, pt->name, pp.p[j].function)) {
+				progress_places_free(&pp);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		if (pp.again && !pt->again)
+			pt->again = pp.again;
+		progress_places_free(&pp);
+	}
+	/* Code in no function DWARF describes (assembly): its lowest address. */
+	if (t->nbps == pt->first && add_bp(t, f->module, f->addr, pt->name, UINT32_MAX)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	pt->n = t->nbps - pt->first;
+	return 0;
+}
+
 int causal_lines_add_progress(struct causal_lines *t, const char *spec, char *err, size_t errlen)
 {
-	char pattern[PATH_MAX], name[PATH_MAX + 32];
+	char pattern[PATH_MAX], name[PATH_MAX + 32], where[512], left[64];
+	struct causal_point *pt;
 	struct found f;
 	uint32_t line;
-	struct causal_bp *bp;
+	size_t before = t->nbps;
 
 	if (split_spec(spec, pattern, sizeof(pattern), &line, err, errlen))
 		return -1;
@@ -555,21 +565,37 @@ int causal_lines_add_progress(struct causal_lines *t, const char *spec, char *er
 	if (!f.has_line || f.file2 != UINT32_MAX)
 		return explain_missing(t, spec, pattern, &f, err, errlen);
 	snprintf(name, sizeof(name), "%s:%u", t->files.strs[f.file], line);
-	bp = realloc(t->bps, (t->nbps + 1) * sizeof(*bp));
-	if (!bp) {
+	pt = realloc(t->points, (t->npoints + 1) * sizeof(*pt));
+	if (!pt) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	t->bps = bp;
-	bp = &t->bps[t->nbps];
-	bp->module = f.module;
-	bp->addr = f.addr;
-	bp->name = rc_intern(&t->files, name);
-	if (bp->name == UINT32_MAX) {
+	t->points = pt;
+	pt = &t->points[t->npoints];
+	memset(pt, 0, sizeof(*pt));
+	pt->first = t->nbps;
+	pt->name = rc_intern(&t->files, name);
+	if (pt->name == UINT32_MAX) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	t->nbps++;
+	if (add_places(t, &f, line, pt, err, errlen)) {
+		t->nbps = before;
+		return -1;
+	}
+	if (t->nbps > CAUSAL_MAX_PROGRESS_ADDRS) {
+		causal_lines_places_text(t, pt, where, sizeof(where));
+		snprintf(left, sizeof(left), "; the --progress lines before it leave %zu",
+			 CAUSAL_MAX_PROGRESS_ADDRS - before);
+		snprintf(err, errlen, "the visits of %s start at %zu places (%s), and a run counts "
+			 "visits at %d at most (the debug registers)%s; mark the progress with "
+			 "COZ_PROGRESS, or give a line of the function that calls it",
+			 name, pt->n, where, CAUSAL_MAX_PROGRESS_ADDRS, before ? left : "");
+		t->nbps = before;
+		return -1;
+	}
+	find_near(t, f.file, line, t->bps[pt->first].function, pt);
+	t->npoints++;
 	return 0;
 }
 
@@ -677,6 +703,7 @@ void causal_lines_free(struct causal_lines *t)
 	free(t->mods);
 	free(t->lines);
 	free(t->bps);
+	free(t->points);
 	free(t->file_scope);
 	rc_strtab_free(&t->files);
 	rc_strtab_free(&t->locs);

@@ -21,11 +21,13 @@ struct causal_range {
 	uint32_t line;		/* into lines */
 };
 
-/* One row of the DWARF line table, kept to resolve FILE:LINE arguments. */
+/* One row of the DWARF line table, kept to resolve FILE:LINE arguments;
+ * in the order libdw gives them (by address within a unit). */
 struct causal_row {
 	uint64_t addr;
 	uint32_t file;		/* into files */
-	uint32_t line;
+	uint32_t line : 31;	/* 0: code of no line */
+	uint32_t stmt : 1;	/* a statement begins here (DWARF is_stmt) */
 };
 
 struct causal_module {
@@ -47,6 +49,18 @@ struct causal_bp {
 	uint32_t module;
 	uint64_t addr;
 	uint32_t name;		/* into files: "file.c:123" as the debug info spells it */
+	uint32_t function;	/* into files: the function it is in; UINT32_MAX: unknown */
+};
+
+#define CAUSAL_NEAR_MAX 6
+
+/* A --progress line: where its visits start, and what to say about it. */
+struct causal_point {
+	uint32_t name;		/* into files: "file.c:123" */
+	size_t first, n;	/* its addresses: bps[first .. first + n) */
+	uint64_t again;		/* one of them a visit begun at another may pass; 0: none */
+	uint32_t near[CAUSAL_NEAR_MAX];	/* line ids of in-scope lines near it, nearest first */
+	size_t nnear;
 };
 
 struct causal_lines {
@@ -62,6 +76,8 @@ struct causal_lines {
 	size_t nlines, cap_lines;
 	struct causal_bp *bps;
 	size_t nbps;
+	struct causal_point *points;
+	size_t npoints;
 
 	struct rc_strtab files;	/* file paths and function names */
 	struct rc_strtab locs;	/* "file:line" -> line id (same index as lines) */
@@ -92,9 +108,17 @@ int causal_lines_add_module(struct causal_lines *t, const char *path, char *err,
  * --scope pattern matched a file. -1 with the reason in err. */
 int causal_lines_finish(struct causal_lines *t, char *err, size_t errlen);
 
-/* Resolve "FILE:LINE" to a breakpoint address (the lowest address of
- * that line) and add it as a progress point. -1 with the reason in err. */
+/* Resolve "FILE:LINE" to the addresses where its visits start
+ * (progress_places.h) and add them as one progress point; at most
+ * CAUSAL_MAX_PROGRESS_ADDRS addresses in all. -1 with the reason in err. */
 int causal_lines_add_progress(struct causal_lines *t, const char *spec, char *err, size_t errlen);
+
+/* "0x1234 in f()": where bp counts; "0x1234 in f(), 0x1250 in g()": where
+ * point pt does. */
+void causal_lines_place_text(const struct causal_lines *t, const struct causal_bp *bp, char *buf,
+			     size_t cap);
+void causal_lines_places_text(const struct causal_lines *t, const struct causal_point *pt,
+			      char *buf, size_t cap);
 
 /* Resolve "FILE:LINE" to an in-scope line id. -1 with the reason in err. */
 int causal_lines_find_line(const struct causal_lines *t, const char *spec, uint32_t *id,

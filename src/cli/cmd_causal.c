@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/causal_lines.h"
+#include "cli/causal_notes.h"
 #include "cli/number.h"
 #include "cli/perfcheck.h"
 #include "cli/oneline.h"
@@ -43,8 +44,9 @@ static const char usage_text[] =
 	"into the same directory accumulate. See the result with: witch report DIR\n"
 	"\n"
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-causal)\n"
-	"  --progress=FILE:LINE     count visits to this line as progress (a\n"
-	"                           breakpoint, no recompiling); may be repeated\n"
+	"  --progress=FILE:LINE     count visits to this line as progress (with\n"
+	"                           breakpoints where they start, no recompiling);\n"
+	"                           may be repeated\n"
 	"  --end-to-end             the measure is the whole run's time: one\n"
 	"                           experiment per run, no progress point needed;\n"
 	"                           repeat the run many times\n"
@@ -469,11 +471,11 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 }
 
 static void summary(const struct causal_opts *o, const char *argv0, const char *outdir,
-		    const struct seen *before, size_t nbefore)
+		    const struct seen *before, size_t nbefore, const struct causal_notes *notes)
 {
 	struct rc_profile p;
 	struct rc_analysis a;
-	size_t n, older;
+	size_t n, older, unreached = 0;
 
 	memset(&p, 0, sizeof(p));
 	n = read_new_profiles(outdir, before, nbefore, &p, &older);
@@ -482,9 +484,14 @@ static void summary(const struct causal_opts *o, const char *argv0, const char *
 				"been killed before witch could write, or used exec without exit)\n",
 			argv0, o->outdir);
 	} else if (rc_analyze(&p, &a) == 0) {
-		if (a.status == RC_NO_PROGRESS && !o->end_to_end)
-			fprintf(stderr, WHO ": %s\n", rc_guidance);
-		else if (a.status == RC_NO_EXPERIMENTS && !o->quiet)
+		/* Where a --progress line was not reached, what it counted at
+		 * says more than how to add a progress point. */
+		if (a.status != RC_NO_EXPERIMENTS)
+			unreached = causal_notes_unreached(notes, &p, &a, WHO);
+		if (a.status == RC_NO_PROGRESS && !o->end_to_end) {
+			if (!unreached)
+				fprintf(stderr, WHO ": %s\n", rc_guidance);
+		} else if (a.status == RC_NO_EXPERIMENTS && !o->quiet)
 			fprintf(stderr, WHO ": no experiment finished: %s ended too soon; run it on a "
 					"longer input, or repeat the run (runs into %s accumulate)\n",
 				argv0, o->outdir);
@@ -504,6 +511,7 @@ int cmd_causal(int argc, char **argv)
 	char lines_path[PATH_MAX + 32];
 	struct causal_opts o;
 	struct causal_lines t;
+	struct causal_notes notes = { 0 };
 	struct seen *before = NULL;
 	size_t nbefore;
 	const char *base;
@@ -524,6 +532,10 @@ int cmd_causal(int argc, char **argv)
 	rc = build_lines(&o, path, &t, &fixed_line);
 	if (rc)
 		goto out;
+	if (causal_notes_take(&notes, &t, o.progress)) {
+		rc = fail("out of memory");
+		goto out;
+	}
 	rc = progress_counter(&o, &uprobes);
 	if (rc)
 		goto out;
@@ -552,13 +564,16 @@ int cmd_causal(int argc, char **argv)
 	if (uprobes && !o.quiet)
 		fprintf(stderr, WHO ": --progress counts visits with uprobes (hardware breakpoints "
 				"do not work here; see witch doctor)\n");
+	if (!o.quiet)
+		causal_notes_warn(&notes, WHO);
 	nbefore = snapshot(outdir, &before);
 	status = launch_and_wait(path, argv, WHO);
 	if (status < 0) {
 		rc = 127;
 		goto out;
 	}
-	summary(&o, argv[0], outdir, before, nbefore);
+	summary(&o, argv[0], outdir, before, nbefore, &notes);
+	causal_notes_free(&notes);
 	free(before);
 	free(o.progress);
 	free(o.scope);
@@ -566,6 +581,7 @@ int cmd_causal(int argc, char **argv)
 	exit_like(status);
 out:
 	free(before);
+	causal_notes_free(&notes);
 	causal_lines_free(&t);
 	free(o.progress);
 	free(o.scope);

@@ -99,6 +99,7 @@
 #define ENV_CAUSAL_MIN_EXPERIMENT_NS "WITCH_CAUSAL_MIN_EXPERIMENT_NS"	/* 0: 50 periods */
 #define ENV_CAUSAL_COOLOFF_NS "WITCH_CAUSAL_COOLOFF_NS"
 
+#define CAUSAL_MAX_PROGRESS_ADDRS 4	/* `progress` records counted: the debug registers */
 #define CAUSAL_MAX_SPEEDUPS 21		/* as many as 0 to 100 % in steps of 5 */
 #define CAUSAL_MAX_SPEEDUPS_TEXT "21"
 #define CAUSAL_DEFAULT_PERIOD_NS 1000000

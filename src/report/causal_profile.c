@@ -313,6 +313,17 @@ static int record(struct ctx *c, struct rec *r)
 		p->runs[c->run_idx].nsmp++;
 		return 0;
 	}
+	if (kind_is(r, "callers")) {
+		struct rc_sample s;
+
+		if (get_name(c, r, "location", &s.line) || get_u64(c, r, "count", 1, &s.count))
+			return -1;
+		if (wr_grow((void **)&p->callers, &p->cap_callers, p->ncallers + 1,
+			 sizeof(*p->callers)))
+			return bad(c, "out of memory");
+		p->callers[p->ncallers++] = s;
+		return 0;
+	}
 	if (kind_is(r, "runtime")) {
 		if (run->has_runtime)
 			return bad(c, "a second runtime record");
@@ -677,6 +688,7 @@ void rc_profile_free(struct rc_profile *p)
 	free(p->exps);
 	free(p->obs);
 	free(p->samples);
+	free(p->callers);
 	free(p->decls);
 	free(p->function);
 	rc_strtab_free(&p->names);

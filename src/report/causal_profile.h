@@ -68,6 +68,8 @@ struct rc_profile {
 	size_t nobs, cap_obs;
 	struct rc_sample *samples;
 	size_t nsamples, cap_samples;
+	struct rc_sample *callers;	/* `callers` records: samples of code a line called */
+	size_t ncallers, cap_callers;
 	struct rc_decl *decls;
 	size_t ndecls, cap_decls;
 	uint32_t *function;	/* per names id: function name id, UINT32_MAX unknown */

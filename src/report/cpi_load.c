@@ -5,6 +5,7 @@
  * processes, both keyed by the same modules.
  */
 #include "report/cpi.h"
+#include "report/err.h"
 #include "report/grow.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -13,7 +14,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,19 +36,6 @@ struct raw {
 	} *calls;
 	size_t ncalls, cap_calls;
 };
-
-static int error(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 struct cpi *cpi_new(void)
 {
@@ -212,9 +199,9 @@ static int load_file(struct cpi *c, struct raw *raw, struct wr_map *seen, const 
 			c->nominal_khz = wp_stat_value(p, "nominal_khz");
 	} else if (!strcmp(p->tool, "count")) {
 		if (add_count_profile(c, raw, p))
-			ret = error(err, errlen, "out of memory while reading %s", path);
+			ret = rp_error(err, errlen, "out of memory while reading %s", path);
 	} else {
-		ret = error(err, errlen, "%s is a profile of tool %s, not one of witch cpi's; "
+		ret = rp_error(err, errlen, "%s is a profile of tool %s, not one of witch cpi's; "
 			    "report it apart", path, p->tool);
 	}
 	wp_free(p);
@@ -236,7 +223,7 @@ static int load_dir(struct cpi *c, struct raw *raw, struct wr_map *seen, const c
 	int ret = 0;
 
 	if (!d)
-		return error(err, errlen, "cannot open directory %s: %s", dir, strerror(errno));
+		return rp_error(err, errlen, "cannot open directory %s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
 		char *path;
 
@@ -244,7 +231,7 @@ static int load_dir(struct cpi *c, struct raw *raw, struct wr_map *seen, const c
 			continue;
 		if (wr_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
 		    asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
-			ret = error(err, errlen, "out of memory while listing %s", dir);
+			ret = rp_error(err, errlen, "out of memory while listing %s", dir);
 			break;
 		}
 		names[n++] = path;
@@ -435,13 +422,13 @@ int cpi_load(struct cpi *c, char *const *paths, int npaths, char *err, size_t er
 	}
 	wr_map_free(&seen);
 	if (!ret && !c->sampled_procs)
-		ret = error(err, errlen, "%s has no profile of witch cpi's sampled run (tool time): "
+		ret = rp_error(err, errlen, "%s has no profile of witch cpi's sampled run (tool time): "
 			    "was witch cpi stopped in its first run? run it again", paths[0]);
 	else if (!ret && !c->counted_procs)
-		ret = error(err, errlen, "%s has no profile of witch cpi's counting run (tool count): "
+		ret = rp_error(err, errlen, "%s has no profile of witch cpi's counting run (tool count): "
 			    "was witch cpi stopped in its second run? run it again", paths[0]);
 	if (!ret && (join_modules(c, &raw) || build(c, &raw)))
-		ret = error(err, errlen, "out of memory while joining the runs");
+		ret = rp_error(err, errlen, "out of memory while joining the runs");
 	free(raw.insns);
 	free(raw.edges);
 	free(raw.calls);

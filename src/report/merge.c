@@ -2,11 +2,11 @@
  * merge.c - fold profiles into one report: identical calling contexts,
  * pairs, modules and stats from any thread or process become one.
  */
+#include "report/err.h"
 #include "report/grow.h"
 #include "report/report.h"
 #include "profile/reader.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +17,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static int error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-#define OOM(err, errlen) error(err, errlen, "out of memory while merging profiles")
+#define OOM(err, errlen) rp_error(err, errlen, "out of memory while merging profiles")
 
 struct wr_report *wr_report_new(void)
 {
@@ -257,7 +247,7 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 	const struct wr_tool *tool = wr_tool_find(p->tool);
 
 	if (!tool)
-		return error(err, errlen, "%s was written by tool '%s', which "
+		return rp_error(err, errlen, "%s was written by tool '%s', which "
 			     "this witch cannot report; update witch",
 			     p->path, p->tool);
 	if (!r->tool) {
@@ -270,21 +260,21 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 		return 0;
 	}
 	if (tool != r->tool)
-		return error(err, errlen, "%s measured %s (tool %s) but %s "
+		return rp_error(err, errlen, "%s measured %s (tool %s) but %s "
 			     "measured %s (tool %s); report them separately",
 			     p->path, tool->what, tool->name, r->procs[0].file,
 			     r->tool->what, r->tool->name);
 	if (strcmp(p->source, r->source))
-		return error(err, errlen, "%s was sampled by %s but %s by %s; "
+		return rp_error(err, errlen, "%s was sampled by %s but %s by %s; "
 			     "their weights differ, so report them separately",
 			     p->path, p->source, r->procs[0].file, r->source);
 	if (p->spread != r->spread)
-		return error(err, errlen, "%s was sampled with --spread=%llu but %s with "
+		return rp_error(err, errlen, "%s was sampled with --spread=%llu but %s with "
 			     "--spread=%llu; their weights differ, so report them separately",
 			     p->path, (unsigned long long)p->spread, r->procs[0].file,
 			     (unsigned long long)r->spread);
 	if (p->reach != r->reach)
-		return error(err, errlen, "%s was sampled with --reach=%llu but %s with "
+		return rp_error(err, errlen, "%s was sampled with --reach=%llu but %s with "
 			     "--reach=%llu; their weights differ, so report them separately",
 			     p->path, (unsigned long long)p->reach, r->procs[0].file,
 			     (unsigned long long)r->reach);

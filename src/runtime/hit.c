@@ -138,6 +138,14 @@ static uintptr_t retreat(uintptr_t a, uint64_t k, unsigned size)
 	return k > a / size ? 0 : a - (uintptr_t)k * size;
 }
 
+/* rcx, or ecx with a 32-bit address size: the iterations left. */
+static uint64_t count_register(const struct wd_access *x, const ucontext_t *uc)
+{
+	uint64_t rcx = (uint64_t)uc->uc_mcontext.gregs[REG_RCX];
+
+	return x->addr_bytes == 4 ? (uint32_t)rcx : rcx;
+}
+
 /*
  * String instruction x, with registers uc: still running (RIP on it,
  * `left` iterations to go) or done. Side by side, the bytes of w that a
@@ -153,8 +161,7 @@ static int string_hit(const struct wd_access *x, const ucontext_t *uc, int runni
 {
 	const greg_t *g = uc->uc_mcontext.gregs;
 	int down = (g[REG_EFL] & EFLAGS_DF) != 0, n, i, found = 0;
-	uint64_t rcx = x->addr_bytes == 4 ? (uint32_t)g[REG_RCX] : (uint64_t)g[REG_RCX];
-	uint64_t left = 0, want = piece(w);
+	uint64_t rcx = count_register(x, uc), left = 0, want = piece(w);
 	struct wd_string_side side[2];
 	uintptr_t best = 0;
 	unsigned size = x->size;
@@ -215,27 +222,34 @@ uint8_t wt_hit_stos_byte(const struct wt_hit *h, uintptr_t a)
 
 /*
  * RIP on a rep string instruction x: either it ran iterations and the
- * trap interrupted it, or the instruction before it trapped and x has
- * not started. The one before, p, when its address (from registers that
- * are then still its own) shows it touched the watched bytes; else x,
- * when the watched bytes lie where x has been; else p as it is.
+ * trap interrupted it, or the instruction before it, p, trapped and x has
+ * not started. p, when its address (from registers that are then still
+ * its own) shows it touched the watched bytes; else x, when the watched
+ * bytes lie where x has been; else p as it is. When both touched them
+ * (p stores a word that x then copies), p's trap came first: the watch
+ * saw the thread here with more iterations to go (a trap on p that kept
+ * the watch, or the watch armed right after p) only if x has run since.
  */
 static enum wt_hit_result at_string(const struct wd_access *x, const struct wd_access *p,
 				    int have_p, const ucontext_t *uc,
 				    const struct wt_watched *w, struct wt_hit *h)
 {
+	uintptr_t rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	int going_on = w->last_rip == rip && count_register(x, uc) < w->last_rcx;
 	enum touch t = TOUCH_UNSURE;
+	struct wt_hit by_x;
+	int reached = string_hit(x, uc, 1, w, &by_x);
 
 	if (have_p) {
 		t = after_touch(p, uc, w, h);
-		if (t == TOUCH_EXACT)
+		if (t == TOUCH_EXACT && !(reached && going_on))
 			return WT_HIT;
 	}
-	if (string_hit(x, uc, 1, w, h))
+	if (reached) {
+		*h = by_x;
 		return WT_HIT;
-	if (!have_p)
-		return WT_HIT_UNKNOWN;
-	return result(after_touch(p, uc, w, h));
+	}
+	return have_p ? result(t) : WT_HIT_UNKNOWN;
 }
 
 enum wt_hit_result wt_hit_find(struct wd_pc_cache *c, const ucontext_t *uc, uintptr_t start,

@@ -33,6 +33,8 @@ struct wt_watched {
 	uintptr_t base;		/* the sampled access's bytes: [base, base + size) */
 	unsigned size;		/* at most 64: the masks below index them */
 	int writes_only;	/* a W watch (SilentCraft): loads do not trap it */
+	uintptr_t last_rip;	/* where the thread was when the watch last saw it */
+	uint64_t last_rcx;	/* (armed, or a trap that kept it), and its RCX */
 	uintptr_t fs_base, gs_base;	/* the thread's segment bases */
 };
 

@@ -115,6 +115,7 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self, const uco
 	s->acc = p->acc;
 	s->ea = ea;
 	s->own = own;
+	wt_slot_seen(s, uc);
 	s->watch_node = p->node;
 	s->skip_self = skip_self;
 	s->state = WT_SLOT_WATCH;

@@ -96,6 +96,9 @@ struct wt_slot {
 	uintptr_t ea;		/* its effective address */
 	uint64_t own;		/* bit i: byte ea + i is the sampled access's (all,
 				   or those its AVX-512 mask selected) */
+	uintptr_t seen_rip;	/* where the thread was when the watch last saw it:
+				   armed, or a trap that kept it (hit.h) */
+	uint64_t seen_rcx;	/* and its RCX then */
 	int skip_self;		/* the sampled access has yet to run (a string op, or
 				   one that overwrites its address registers): its
 				   own trap comes first and is not judged */
@@ -284,6 +287,8 @@ void wt_on_trap(struct wt_thread *t, int fd, ucontext_t *uc);
 void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc);
 struct wt_watched;
 void wt_slot_watched(const struct wt_thread *t, const struct wt_slot *s, struct wt_watched *w);
+/* The watch of slot s sees the thread at uc (NULL: nowhere known). */
+void wt_slot_seen(struct wt_slot *s, const ucontext_t *uc);
 /*
  * The piece of the access [ea, ea + size) that a watch covers, the one
  * holding byte r % size of it: its address in *piece, its length returned.

@@ -251,6 +251,14 @@ void wt_slot_watched(const struct wt_thread *t, const struct wt_slot *s, struct 
 	w->writes_only = s->bp_type == HW_BREAKPOINT_W;
 	w->fs_base = t->fs_base;
 	w->gs_base = t->gs_base;
+	w->last_rip = s->seen_rip;
+	w->last_rcx = s->seen_rcx;
+}
+
+void wt_slot_seen(struct wt_slot *s, const ucontext_t *uc)
+{
+	s->seen_rip = uc ? (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] : 0;
+	s->seen_rcx = uc ? (uint64_t)uc->uc_mcontext.gregs[REG_RCX] : 0;
 }
 
 /*
@@ -311,6 +319,7 @@ void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 		s->skip_self = 0;
 		if (own_trap(s, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP])) {
 			t->st.self_traps++;
+			wt_slot_seen(s, uc);
 			wt_craft_armed(t, s);
 			return;
 		}
@@ -332,10 +341,13 @@ void wt_watch_trap(struct wt_thread *t, struct wt_slot *s, ucontext_t *uc)
 	case WT_HIT:
 		if (!wt_craft_judge(t, s, &hit, wt_cct_path(&t->cct, pcs, n)))
 			wt_slot_free(t, s);
+		else
+			wt_slot_seen(s, uc);
 		break;
 	case WT_HIT_MASKED_OFF:
 		/* Its mask kept it off the watched bytes: the watch waits on. */
 		t->st.traps_masked_off++;
+		wt_slot_seen(s, uc);
 		break;
 	default:
 		t->st.traps_unresolved++;

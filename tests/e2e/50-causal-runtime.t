@@ -63,6 +63,11 @@ like "$(grep '^progress' "$f")" "name=.*causal_frac.c:[0-9]+	kind=throughput" "C
 like "$(grep -c '^experiment' "$f")" "^[1-9][0-9]*$" "experiments"
 # (the table charges inlined code to its own file: a sample may land in coz.h)
 like "$(grep '^samples	location=causal_frac' "$f" | head -n 1)" "^samples	location=causal_frac.c:[0-9]+	count=[0-9]+$" "samples per line"
+# main's loop only calls hot() and cold(): its call lines hold no time of
+# their own, and ran.
+hl=$(line_of "$SRC/causal_frac.c" "hot(nh);")
+like "$(grep "^callers	location=causal_frac.c:$hl	" "$f")" "^callers	location=causal_frac.c:$hl	count=[1-9][0-9]*$" \
+	"the line that calls hot(): samples of the code it called"
 like "$(tail -n 2 "$f" | head -n 1)" "^runtime	time=[0-9]+	wall=[0-9]+	delay-ns=[0-9]+	waited-for-cpu-ns=[0-9]+	paused-ns=[0-9]+	pauses=[0-9]+	oversleep-ns=[0-9]+	budget-held-ns=[0-9]+$" "runtime"
 is "$(tail -n 1 "$f")" "end	status=exit:0	complete=1" "end: exit 0, complete"
 ok $(ls -A "$TMP/a" | grep -q tmp; [ $? -ne 0 ]; echo $?) "no temporary file left"
@@ -113,6 +118,25 @@ for how in ${counters:-breakpoint}; do
 		skip "counting visits: $("$PROGS/dr_probe"); $("$PROGS/uprobe_probe")"
 	fi
 	within "$nc" 100 600 "and they are visits of the 600 iterations"
+done
+# `progress` records that share a name are one point, their counts summed:
+# the first addresses of hot() and cold(), each called once an iteration
+# (a calibration file spares the calls that would size their loops).
+hloc=causal_frac.c:$(line_of "$SRC/causal_frac.c" "frac: hot line")
+cloc=causal_frac.c:$(line_of "$SRC/causal_frac.c" "frac: cold line")
+table causal_frac "$hloc" "$cloc"
+sed -i 's/^\(progress	0	[0-9a-f]*	\).*/\1both/' "$TMP/causal_frac.lines"
+printf 'frac.hot 1\nfrac.cold 1\n' >"$TMP/calib"
+for how in $counters; do
+	causal "$TMP/two-$how" causal_frac WITCH_CAUSAL_PROGRESS_COUNTER="$how" CAUSAL_CALIB_FILE="$TMP/calib" \
+		-- "$PROGS/causal_frac" 0.5 600 >/dev/null
+	is "$(grep -c '^progress	name=both	kind=breakpoint$' "$TMP/two-$how"/causal.*)" 1 \
+		"$how: two addresses of one name are one progress point"
+	nb=$(visits "$TMP/two-$how" "^name=both\$")
+	nc=$(visits "$TMP/two-$how" "tests/progs/causal_frac.c")
+	ne=$(grep -c '^experiment' "$TMP/two-$how"/causal.*)
+	diag "$how: visits of hot() and cold() $nb, coz.h counter $nc, $ne experiments"
+	within "$nb" "$((2 * nc - 2 * ne))" "$((2 * nc + 2 * ne))" "$how: its visits are both addresses' counts summed"
 done
 # Threads inherit the counting event: the consumer thread of a pipeline
 # visits the point, the main thread never does.

@@ -129,9 +129,13 @@ static void test_throughput(void)
 	exp_tp("b.c:2", 0.5, 100000000, 10, 125);	/* period 0.8e6 */
 	exp_tp("b.c:2", 1.0, 100000000, 10, 150);
 	put("samples\tlocation=a.c:1\tcount=800\n");
+	put("callers\tlocation=c.c:9\tcount=7\n");
 	put("runtime\ttime=1600000000\n");
 	put("end\tstatus=exit:0\tcomplete=1\n");
 	tap_ok(load(&p, err, sizeof(err)) == 0, "a synthetic profile reads (%s)", err);
+	tap_ok(p.ncallers == 1 && p.callers[0].count == 7 &&
+		       !strcmp(p.names.strs[p.callers[0].line], "c.c:9"),
+	       "a callers record: the samples of code c.c:9 called");
 	tap_ok(rc_analyze(&p, &a) == 0 && a.status == RC_OK, "and analyzes");
 	ca = curve(&p, &a, "a.c:1");
 	cb = curve(&p, &a, "b.c:2");
@@ -316,6 +320,8 @@ static void test_reader(void)
 	    "a start that is no time");
 	bad("witch-causal\tversion=1\tpid=1\nsamples\tlocation=a.c:1\tcount\n",
 	    "causal.1:2: field 'count' is not key=value", "field without =");
+	bad("witch-causal\tversion=1\tpid=1\ncallers\tlocation=a.c:1\n",
+	    "causal.1:2: callers record without count=", "a callers record without its count");
 	bad("witch-causal\tversion=1\tpid=1\n\nruntime\ttime=1\n", "causal.1:2: empty line",
 	    "empty line");
 	bad("witch-causal\tversion=1\tpid=1\nend\tstatus=exit:0\tcomplete=1\nruntime\ttime=1\n",

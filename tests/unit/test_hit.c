@@ -38,6 +38,10 @@ __asm__(
 	L(f_copy)	"movq %rdi, %rax\n"
 	L(f_copy_rep)	"rep movsb\n"
 	L(f_copy_end)	"ret\n"
+	/* a word stored, then copied on: src[0] = x; memcpy(dst, src, n) */
+	L(f_storecopy)	"movq %rax, (%rdx)\n"
+	L(f_storecopy_rep) "rep movsq\n"
+			"ret\n"
 	L(f_movsq)	"movsq\n"
 	L(f_movsq_end)	"ret\n"
 	/* glibc's memset tail on AVX-512: a masked byte store */
@@ -53,6 +57,7 @@ __asm__(
 	L(f_end)	"ret\n"
 	".popsection\n");
 
+extern const char f_storecopy[], f_storecopy_rep[];
 extern const char f_memset[], f_memset_rep[], f_memset_end[], f_prev[], f_prev_rep[], f_copy[],
 	f_copy_rep[], f_copy_end[], f_movsq[], f_movsq_end[], f_mask[], f_mask_end[], f_maskld[],
 	f_maskld_end[], f_compress[],
@@ -100,7 +105,7 @@ static void opmask(unsigned k, uint64_t value, int xsave)
 /* A watch on the 8 bytes at `at`, the sampled access an 8-byte one. */
 static struct wt_watched watch(uintptr_t at, int writes_only)
 {
-	struct wt_watched w = { at, 8, at, 8, writes_only, 0, 0 };
+	struct wt_watched w = { at, 8, at, 8, writes_only, 0, 0, 0, 0 };
 
 	return w;
 }
@@ -208,6 +213,30 @@ static void test_movs(void)
 	tap_ok(find(f_copy, f_end, &w, &h) == WT_HIT && h.kind == WD_STORE && h.bytes == 0xff &&
 		       h.pending == 0xf0 && h.copy_delta == (intptr_t)(U(buf) + 52 - (U(src) + 2052)),
 	       "rep movsb per element: 4 bytes copied, 4 to come from RSI's side");
+	/* A word stored, then read by rep movsq: both touched the watch. */
+	w = watch(U(buf) + 2048, 0);
+	context(f_storecopy_rep);
+	reg(REG_RDX, U(buf) + 2048);
+	reg(REG_RSI, U(buf) + 2048);
+	reg(REG_RDI, U(src) + 2048);
+	reg(REG_RCX, 64);
+	tap_ok(find(f_storecopy, f_end, &w, &h) == WT_HIT && h.acc.pc == U(f_storecopy) &&
+		       h.kind == WD_STORE,
+	       "store, then rep movsq from it not started: the store");
+	reg(REG_RSI, U(buf) + 2056);
+	reg(REG_RDI, U(src) + 2056);
+	reg(REG_RCX, 63);
+	tap_ok(find(f_storecopy, f_end, &w, &h) == WT_HIT && h.acc.pc == U(f_storecopy),
+	       "the copy went on, the watch never saw it start: the store's trap comes first");
+	w.last_rip = U(f_storecopy_rep);
+	w.last_rcx = 64;
+	tap_ok(find(f_storecopy, f_end, &w, &h) == WT_HIT && h.acc.pc == U(f_storecopy_rep) &&
+		       h.kind == WD_LOAD,
+	       "the watch saw it at 64 to go, now 63: the copy's load");
+	w.last_rcx = 63;
+	tap_ok(find(f_storecopy, f_end, &w, &h) == WT_HIT && h.acc.pc == U(f_storecopy),
+	       "seen at 63 to go, still 63: the store again (the next round)");
+
 	/* Without a rep prefix: exactly the element before the pointer. */
 	context(f_movsq_end);
 	reg(REG_RDI, U(buf) + 2048 + 8);
