@@ -110,14 +110,14 @@ sanitize:
 	$(MAKE) B=$(B)/asan CFLAGS="-O1 -g $(SAN)" unit
 
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
-FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/merge.c src/report/metrics.c src/report/grow.c \
+FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/err.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ -lm
 # ... and on the causal profile reader, analysis and renderers (53-causal-fuzz.t).
-$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c
+$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c src/core/buildid.c
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ $(REPORT_LIBS)

@@ -432,7 +432,7 @@ static void test_cpi_records(void)
 		"end_ns 2\n"
 		"status complete\n"
 		"module 0 - 0 /bin/app\n";
-	char buf[2048], good[2048];
+	char buf[4096], good[2048];	/* buf: good and a line more */
 	struct wp_profile *p = NULL;
 	char err[512];
 
