@@ -10,7 +10,10 @@
  * edge falls through to the next one as often as it executes. Within a
  * function, a call leads to the instruction after it as often as it
  * returned there ('f' edges); calls, returns and jumps to other functions
- * leave the graph.
+ * leave the graph. A call that never returned there (exit, longjmp,
+ * __libc_start_call_main) leads nowhere: unlike a conditional jump's side
+ * never taken, nothing says the path exists, and the return site can be
+ * a block that dominates the call, which would make a false loop.
  */
 #include "report/cpi.h"
 #include "report/grow.h"
@@ -171,7 +174,7 @@ int cpi_blocks(struct cpi *c)
 		for (k = 0; k < in->nout; k++) {
 			const struct cpi_edge *e = &c->edges[in->out + k];
 
-			if ((e->kind == 'j' || e->kind == 'f') && e->dst != CPI_NONE &&
+			if ((e->kind == 'j' || (e->kind == 'f' && e->count)) && e->dst != CPI_NONE &&
 			    c->insns[e->dst].func == bl->func &&
 			    add_arc(c, &acap, (uint32_t)b, c->insns[e->dst].block, e->count))
 				return -1;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # witch cpi counts exactly: loops with known trip counts (nested, calling
 # a function, in a recursive function, of one iteration, OptiWISE Figure
-# 6's back edges to one header with Table I's three loops and as one)
+# 6's back edges to one header with Table I's three loops and as one, no
+# loop through the return path of a call that never returns)
 # give exact invocations and iterations; instructions below a call and
 # below recursion are Algorithm 1's; and the counting run counts the same
 # whether Valgrind builds its translations from several blocks or not.
@@ -38,6 +39,7 @@ is "$(loops fig6_split)" "0 1 41 7, 1 41 81 4, 2 81 481 2" \
 is "$(jq -r '[.loops[] | select(.function == "fig6_split")] | map(.head) | unique | length' "$TMP/j")" 1 \
 	"Figure 6: the three loops share their header"
 is "$(loops fig6_merged)" "0 1 31 6" "two back edges to one header, taken alike: one loop of 31 iterations"
+is "$(loops noreturn_loop)" "" "a call that never returns: its return site, though entered before it, heads no loop"
 
 # The counting run alone, with and without Valgrind's chasing of jumps
 # and calls, && joins and unrolled loops: the same records.
