@@ -72,6 +72,11 @@ struct cpi_func {
 struct cpi_block {
 	uint32_t func;
 	uint32_t first, n;	/* instructions */
+	uint64_t execs;		/* its first instruction's executions */
+	uint64_t insns;		/* instructions it executed */
+	double samples, ns;	/* its instructions' time (cpi_join.c), callees not */
+	const char *file;	/* its first instruction's file, NULL when unknown */
+	int first_line, last_line;	/* the range of its lines in that file */
 	uint32_t succ, nsucc;	/* its successors in the function: cpi.succ[...] */
 	uint32_t pred, npred;	/* predecessors: cpi.pred[...] */
 };

@@ -136,6 +136,27 @@ static int index_arcs(struct cpi *c)
 	return 0;
 }
 
+/* A block's executions, the instructions it executed, and the range of
+ * its lines in its first instruction's file. */
+static void block_figures(struct cpi *c, struct cpi_block *bl)
+{
+	uint32_t i;
+
+	bl->execs = c->insns[bl->first].exec;
+	bl->file = c->insns[bl->first].file;
+	for (i = bl->first; i < bl->first + bl->n; i++) {
+		const struct cpi_insn *in = &c->insns[i];
+
+		bl->insns += in->exec;
+		if (!in->file || !bl->file || strcmp(in->file, bl->file) || !in->src_line)
+			continue;
+		if (!bl->first_line || in->src_line < bl->first_line)
+			bl->first_line = in->src_line;
+		if (in->src_line > bl->last_line)
+			bl->last_line = in->src_line;
+	}
+}
+
 int cpi_blocks(struct cpi *c)
 {
 	size_t cap = 0, acap = 0, f, b;
@@ -160,10 +181,11 @@ int cpi_blocks(struct cpi *c)
 		}
 	}
 	for (b = 0; b < c->nblocks; b++) {
-		const struct cpi_block *bl = &c->blocks[b];
+		struct cpi_block *bl = &c->blocks[b];
 		uint32_t last = bl->first + bl->n - 1;
 		const struct cpi_insn *in = &c->insns[last];
 
+		block_figures(c, bl);
 		if (!in->nout) {
 			if (last + 1 < c->ninsns && c->insns[last + 1].func == bl->func &&
 			    contiguous(in, &c->insns[last + 1]) &&

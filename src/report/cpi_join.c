@@ -208,5 +208,9 @@ int cpi_join(struct cpi *c)
 			fn->incl_insns += c->insns[k].below;
 		}
 	}
+	for (i = 0; i < c->ninsns; i++) {
+		c->blocks[c->insns[i].block].samples += c->insns[i].samples;
+		c->blocks[c->insns[i].block].ns += c->insns[i].ns;
+	}
 	return 0;
 }

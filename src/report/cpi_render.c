@@ -1,7 +1,8 @@
 /*
  * cpi_render.c - witch cpi's report as text and JSON: functions by time
  * with callees, loops (OptiWISE Figure 1), source lines by time, then one
- * function's instructions with its source lines. Each row's time per
+ * function's basic blocks by time and its instructions with its source
+ * lines. Each row's time per
  * execution is its time over its executions; with the CPU's nominal
  * frequency, also an estimated CPI. A row of fewer than CPI_SIGNIFICANT
  * samples is marked not significant.
@@ -86,6 +87,11 @@ static int loop_in(const struct cpi *c, uint32_t i, uint32_t fn)
 	return fn == CPI_NONE || c->loops[i].func == fn;
 }
 
+static int block_in(const struct cpi *c, uint32_t i, uint32_t fn)
+{
+	return fn == CPI_NONE || c->blocks[i].func == fn;
+}
+
 static int line_in(const struct cpi *c, uint32_t i, uint32_t fn)
 {
 	return (fn == CPI_NONE || c->lines[i].func == fn) && c->lines[i].execs + c->lines[i].samples;
@@ -110,13 +116,14 @@ uint32_t cpi_function_named(const struct cpi *c, const char *name)
 
 /* Keys for ranking. */
 struct keys {
-	double *func, *loop, *line, *insn;
+	double *func, *loop, *block, *line, *insn;
 };
 
 static void free_keys(struct keys *k)
 {
 	free(k->func);
 	free(k->loop);
+	free(k->block);
 	free(k->line);
 	free(k->insn);
 }
@@ -127,9 +134,10 @@ static int make_keys(const struct cpi *c, struct keys *k)
 
 	k->func = malloc((c->nfuncs + 1) * sizeof(double));
 	k->loop = malloc((c->nloops + 1) * sizeof(double));
+	k->block = malloc((c->nblocks + 1) * sizeof(double));
 	k->line = malloc((c->nlines + 1) * sizeof(double));
 	k->insn = malloc((c->ninsns + 1) * sizeof(double));
-	if (!k->func || !k->loop || !k->line || !k->insn) {
+	if (!k->func || !k->loop || !k->block || !k->line || !k->insn) {
 		free_keys(k);
 		return -1;
 	}
@@ -137,6 +145,8 @@ static int make_keys(const struct cpi *c, struct keys *k)
 		k->func[i] = c->funcs[i].incl_ns;
 	for (i = 0; i < c->nloops; i++)
 		k->loop[i] = c->loops[i].incl_ns;
+	for (i = 0; i < c->nblocks; i++)
+		k->block[i] = c->blocks[i].ns;
 	for (i = 0; i < c->nlines; i++)
 		k->line[i] = c->lines[i].ns;
 	for (i = 0; i < c->ninsns; i++)
@@ -285,6 +295,49 @@ static void lines_text(FILE *out, const struct cpi *c, const struct keys *k,
 	free(idx);
 }
 
+static void block_lines(const struct cpi *c, const struct cpi_block *b, char *buf, size_t cap)
+{
+	if (b->file && b->first_line)
+		snprintf(buf, cap, "%s:%d-%d", wr_basename(b->file), b->first_line, b->last_line);
+	else
+		snprintf(buf, cap, "-");
+	(void)c;
+}
+
+/* The function's basic blocks by time: where its time per execution is
+ * high, before the instructions that say why. */
+static void blocks_text(FILE *out, const struct cpi *c, const struct keys *k,
+			const struct cpi_render_opts *o, uint32_t f)
+{
+	size_t n, i;
+	uint32_t *idx = ranked(k->block, c->nblocks, block_in, c, f, o->top, &n);
+	char buf[128], lines[160];
+
+	if (!idx)
+		return;
+	fprintf(out, "\n%s (%s): its basic blocks, by time\n", func_name(c, f, buf, sizeof(buf)),
+		module_name(c, c->funcs[f].module));
+	fprintf(out, "  %10s %10s %-24s %12s %9s %6s %8s %10s%s\n", "head", "tail", "lines",
+		"executions", "insn/exec", "time%", "samples", "ns/exec", o->ghz > 0 ? "  est.CPI" : "");
+	for (i = 0; i < n; i++) {
+		const struct cpi_block *b = &c->blocks[idx[i]];
+
+		block_lines(c, b, lines, sizeof(lines));
+		fprintf(out, "%s %10llx %10llx %-24s %12llu", mark(b->samples),
+			(unsigned long long)c->insns[b->first].offset,
+			(unsigned long long)c->insns[b->first + b->n - 1].offset, lines,
+			(unsigned long long)b->execs);
+		num(out, 9, 1, per((double)b->insns, b->execs));
+		num(out, 6, 1, share(c, b->ns));
+		num(out, 8, 1, b->samples);
+		num(out, 10, 2, per(b->ns, b->execs));
+		if (o->ghz > 0)
+			num(out, 8, 2, per(b->ns, b->insns) * o->ghz);
+		fputc('\n', out);
+	}
+	free(idx);
+}
+
 /* The function's instructions in address order, each source line before
  * the instructions that are its, as often as it comes back. */
 static void code_text(FILE *out, struct cpi *c, const struct cpi_render_opts *o, uint32_t f)
@@ -358,8 +411,10 @@ int cpi_render_text(FILE *out, struct cpi *c, const struct cpi_render_opts *o)
 		if (c->funcs[i].self_ns > 0 &&
 		    (top == CPI_NONE || c->funcs[i].self_ns > c->funcs[top].self_ns))
 			top = (uint32_t)i;
-	if (top != CPI_NONE)
+	if (top != CPI_NONE) {
+		blocks_text(out, c, &k, o, top);
 		code_text(out, c, o, top);
+	}
 	free_keys(&k);
 	return 0;
 }
@@ -477,6 +532,42 @@ static void loops_json(FILE *out, const struct cpi *c, const struct keys *k,
 	free(idx);
 }
 
+static void blocks_json(FILE *out, const struct cpi *c, const struct keys *k,
+			const struct cpi_render_opts *o, uint32_t fn)
+{
+	size_t n, i;
+	uint32_t *idx = ranked(k->block, c->nblocks, block_in, c, fn, o->top, &n);
+	char buf[128];
+
+	fputs(",\"blocks\":[", out);
+	for (i = 0; idx && i < n; i++) {
+		const struct cpi_block *b = &c->blocks[idx[i]];
+		const struct cpi_insn *head = &c->insns[b->first];
+		int first = 1;
+
+		fputs(i ? ",{" : "{", out);
+		jstr(out, "module", head->module >= 0 ? c->r->mods[head->module].path : NULL, &first);
+		jstr(out, "function", func_name(c, b->func, buf, sizeof(buf)), &first);
+		jint(out, "head", head->offset, &first);
+		jint(out, "tail", c->insns[b->first + b->n - 1].offset, &first);
+		jstr(out, "file", b->file, &first);
+		jint(out, "first_line", (uint64_t)b->first_line, &first);
+		jint(out, "last_line", (uint64_t)b->last_line, &first);
+		jint(out, "length", b->n, &first);
+		jint(out, "executions", b->execs, &first);
+		jint(out, "instructions", b->insns, &first);
+		jnum(out, "samples", "%.1f", b->samples, &first);
+		jnum(out, "samples_share", "%.4f", share(c, b->ns) / 100, &first);
+		jnum(out, "ns_per_execution", "%.4f", per(b->ns, b->execs), &first);
+		jnum(out, "ns_per_instruction", "%.4f", per(b->ns, b->insns), &first);
+		jkey(out, "significant", &first);
+		fputs(b->samples >= CPI_SIGNIFICANT ? "true" : "false", out);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	free(idx);
+}
+
 static void lines_json(FILE *out, const struct cpi *c, const struct keys *k,
 		       const struct cpi_render_opts *o, uint32_t fn)
 {
@@ -567,6 +658,7 @@ int cpi_render_json(FILE *out, struct cpi *c, const struct cpi_render_opts *o)
 	wr_json_number(out, "%.3f", o->ghz > 0 ? o->ghz : NAN);
 	functions_json(out, c, &k, o, fn);
 	loops_json(out, c, &k, o, fn);
+	blocks_json(out, c, &k, o, fn);
 	lines_json(out, c, &k, o, fn);
 	insns_json(out, c, &k, o, fn);
 	fputs("}\n", out);

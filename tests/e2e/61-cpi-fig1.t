@@ -2,7 +2,7 @@
 # OptiWISE's Figure 1 in C (tests/progs/cpi_fig1.c): the inner loop runs
 # 256 iterations per invocation, the outer loop once; the load that
 # misses the caches costs far more per execution than anything else in
-# the function, where the inner loop holds as many samples. And a divide
+# the function (its block too), where the inner loop holds as many samples. And a divide
 # (tests/progs/cpi_skid.c): the samples its time brings land on the
 # instruction after it (docs/cpi.md, "Where a sample lands"), and are
 # given back to it. Timing bounds are wide: a load missing the caches
@@ -33,10 +33,18 @@ inner_max=$(jq -r --argjson h "$inner_head" --argjson t "$inner_tail" \
 within "$(awk -v a="$load_ns" -v b="$inner_max" 'BEGIN { print (b > 0 ? a / b : 1e9) }')" 10 1e12 \
 	"... at least 10x any of the inner loop's instructions (worst $inner_max ns)"
 within "$load_ns" 20 2000 "a cache miss costs tens to hundreds of nanoseconds"
+is "$(jq -r --argjson h "$inner_head" '.blocks[] | select(.head == $h) | .executions' "$TMP/j")" 76800000 \
+	"the inner loop's block: 256 x 300000 executions"
+block=$(jq -r '[.blocks[] | select(.samples > 0)] | max_by(.ns_per_execution) | "\(.head) \(.tail)"' "$TMP/j")
+within "$(echo "$load" | cut -d' ' -f1)" "${block% *}" "${block#* }" \
+	"the block with the highest time per execution holds the load"
 line=$(jq -r '[.lines[] | select(.samples > 0)] | max_by(.ns_per_execution) | .line' "$TMP/j")
 is "$line" "$load_line" "its line has the highest time per execution of the function's lines"
 "$WITCH" report --function=kernel "$TMP/f" >"$TMP/t" 2>/dev/null
 like "$(grep -A2 'cpi: load' "$TMP/t" | tail -n +2)" 'xor .*\(%' "the text report shows the load under its source line"
+like "$(sed -n '/kernel (cpi_fig1): its basic blocks, by time/,/^$/p' "$TMP/t")" \
+	"$(printf '^.? +%x +%x +cpi_fig1.c:[0-9-]+ +300000 ' ${block% *} ${block#* })" \
+	"the text report's table of the function's blocks shows the load's, 300000 executions"
 
 "$WITCH" cpi -q --rate=2000 -o "$TMP/d" -- "$PROGS/cpi_skid" div >/dev/null 2>&1
 "$WITCH" report --format=json --function=divide "$TMP/d" >"$TMP/dj" 2>/dev/null
