@@ -33,6 +33,11 @@ struct wr_symbolizer;
 /* OptiWISE §IV-E: a loop sharing its header with a superset is nested in
  * it when its back edges are taken T times as often as the superset's. */
 #define CPI_MERGE_T 3
+/* A row whose time with callees is this share or more below calls that
+ * the counting run counted nothing below has no time per instruction
+ * with callees (docs/cpi.md, Limits); the same bound as the warning about
+ * time on code the counting run never executed. */
+#define CPI_UNCOUNTED 0.01
 
 struct cpi_insn {
 	int32_t module;		/* report module, -1 for none */
@@ -67,6 +72,7 @@ struct cpi_func {
 	uint64_t invocations;
 	uint64_t self_insns, incl_insns;	/* instructions executed, without and with callees */
 	double self_samples, self_ns, incl_samples, incl_ns;
+	double uncounted_ns;	/* of incl_ns, below calls with no count below (cpi_join.c) */
 };
 
 struct cpi_block {
@@ -97,6 +103,7 @@ struct cpi_loop {
 	uint64_t invocations, iterations;
 	uint64_t self_insns, incl_insns;
 	double self_samples, self_ns, incl_samples, incl_ns;
+	double uncounted_ns;	/* of incl_ns, below calls with no count below */
 	const char *file;
 	int first_line, last_line;
 };

@@ -20,6 +20,9 @@
  * function that is on the stack more than once (recursion) is credited
  * at its most recent instance only, as the counting run counts (src/spy/
  * count_calls.c), so no time is counted twice for one function or loop.
+ * Time below a call that the counting run never made, or made but counted
+ * nothing below (its frame never seen to run), has no instructions to
+ * divide by: it is counted apart, as uncounted.
  */
 #include "report/cpi.h"
 #include "report/report.h"
@@ -100,6 +103,8 @@ static void credit(struct cpi *c, uint32_t leaf, const struct frame *ra, int n, 
 		seen[nseen++] = f;
 		c->funcs[f].incl_samples += samples;
 		c->funcs[f].incl_ns += ns;
+		if (call == CPI_NONE || !c->insns[call].below)
+			c->funcs[f].uncounted_ns += ns;
 		if (call != CPI_NONE) {
 			c->insns[call].below_samples += samples;
 			c->insns[call].below_ns += ns;

@@ -298,6 +298,8 @@ static int add_loop(struct cpi *c, size_t *cap, const struct graph *g, struct ba
 			l->incl_insns += in->exec + in->below;
 			l->incl_samples += in->samples + in->below_samples;
 			l->incl_ns += in->ns + in->below_ns;
+			if (!in->below)
+				l->uncounted_ns += in->below_ns;
 		}
 	}
 	/* Entries to the header: all, less those from inside the loop. */

@@ -60,6 +60,13 @@ static double per(double num, uint64_t den)
 	return den ? num / (double)den : NAN;
 }
 
+/* Time per instruction with callees; unknown when too much of the time
+ * is below calls that the counting run counted nothing below. */
+static double incl_per(double ns, uint64_t insns, double uncounted)
+{
+	return uncounted > 0 && uncounted >= CPI_UNCOUNTED * ns ? NAN : per(ns, insns);
+}
+
 static const char *func_name(const struct cpi *c, uint32_t f, char *buf, size_t cap)
 {
 	const struct cpi_func *fn = &c->funcs[f];
@@ -258,8 +265,12 @@ static void loops_text(FILE *out, const struct cpi *c, const struct keys *k,
 		num(out, 9, 1, per((double)l->self_insns, l->iterations));
 		snprintf(pair, sizeof(pair), "%.1f/%.1f", share(c, l->self_ns), share(c, l->incl_ns));
 		fprintf(out, " %13s", pair);
-		snprintf(pair, sizeof(pair), "%.2f/%.2f", per(l->self_ns, l->self_insns),
-			 per(l->incl_ns, l->incl_insns));
+		snprintf(pair, sizeof(pair), "%.2f/", per(l->self_ns, l->self_insns));
+		if (isfinite(incl_per(l->incl_ns, l->incl_insns, l->uncounted_ns)))
+			snprintf(pair + strlen(pair), sizeof(pair) - strlen(pair), "%.2f",
+				 per(l->incl_ns, l->incl_insns));
+		else
+			strcat(pair, "-");
 		fprintf(out, " %13s  %s\n", pair, func_name(c, l->func, buf, sizeof(buf)));
 	}
 	if (!n)
@@ -470,8 +481,9 @@ static void functions_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jint(out, "instructions", f->self_insns, &first);
 		jint(out, "inclusive_instructions", f->incl_insns, &first);
 		jnum(out, "ns_per_instruction", "%.4f", per(f->self_ns, f->self_insns), &first);
-		jnum(out, "inclusive_ns_per_instruction", "%.4f", per(f->incl_ns, f->incl_insns),
-		     &first);
+		jnum(out, "inclusive_ns_per_instruction", "%.4f",
+		     incl_per(f->incl_ns, f->incl_insns, f->uncounted_ns), &first);
+		jnum(out, "uncounted_share", "%.4f", share(c, f->uncounted_ns) / 100, &first);
 		jkey(out, "significant", &first);
 		fputs(f->incl_samples >= CPI_SIGNIFICANT ? "true" : "false", out);
 		fputc('}', out);
@@ -522,8 +534,9 @@ static void loops_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jnum(out, "inclusive_share", "%.4f", share(c, l->incl_ns) / 100, &first);
 		jnum(out, "ns_per_iteration", "%.4f", per(l->incl_ns, l->iterations), &first);
 		jnum(out, "ns_per_instruction", "%.4f", per(l->self_ns, l->self_insns), &first);
-		jnum(out, "inclusive_ns_per_instruction", "%.4f", per(l->incl_ns, l->incl_insns),
-		     &first);
+		jnum(out, "inclusive_ns_per_instruction", "%.4f",
+		     incl_per(l->incl_ns, l->incl_insns, l->uncounted_ns), &first);
+		jnum(out, "uncounted_share", "%.4f", share(c, l->uncounted_ns) / 100, &first);
 		jkey(out, "significant", &first);
 		fputs(l->incl_samples >= CPI_SIGNIFICANT ? "true" : "false", out);
 		fputc('}', out);
