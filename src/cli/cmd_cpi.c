@@ -29,6 +29,7 @@
 #include "cli/nominal.h"
 #include "cli/number.h"
 #include "cli/oneline.h"
+#include "cli/optfail.h"
 #include "cli/outdir.h"
 #include "cli/target.h"
 #include "cli/tunables.h"
@@ -81,6 +82,11 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cli_optval vals[] = {
+		CLI_OPTVAL_OUTPUT,
+		{ 'r', "samples per second (--rate=HZ)" },
+		{ 0, NULL },
+	};
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -107,7 +113,7 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 			fputs(usage_text, stdout);
 			exit(0);
 		default:
-			return fail("unknown option '%s'; see `witch cpi --help`", argv[optind - 1]);
+			return cli_option_fail(WHO, WHO, "+o:qh", vals, argv);
 		}
 	}
 	if (optind >= argc)

@@ -28,6 +28,7 @@ struct report_opts {
 	enum format format;
 	size_t top;
 	int top_given;
+	const char *top_arg;	/* --top's value, checked by check_top */
 	uint64_t pid;		/* 0: every process */
 	const char *function;	/* witch cpi: only this function */
 	double ghz;		/* witch cpi: the frequency for estimated CPI; 0: the profile's */
@@ -51,9 +52,10 @@ static void help(void)
 	       "  --format=coz        causal profiles only: coz's profile.coz format,\n"
 	       "                      for coz's viewer\n"
 	       "  --top=N             show the N pairs (causal: lines) with the most\n"
-	       "                      waste (impact); default 10, 0 shows all\n"
+	       "                      waste (impact), or (cpi) N rows of each table;\n"
+	       "                      default 10, 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
-	       "  --function=NAME     witch cpi profiles: one function, its loops, lines and\n"
+	       "  --function=NAME     witch cpi profiles: one function, its loops, lines, blocks and\n"
 	       "                      instructions\n"
 	       "  --ghz=F             witch cpi profiles: estimate CPI at F GHz (default: the\n"
 	       "                      nominal frequency of the machine the sampled run ran on)\n"
@@ -112,10 +114,18 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 		o->pid = pid;
 		return 0;
 	}
-	if (parse_top(val, &o->top))
-		return fail("--top needs a whole number, not '%s' (0 shows all "
-			    "pairs)", val);
+	o->top_arg = val;
 	o->top_given = 1;
+	return 0;
+}
+
+/* --top's value, checked once the profiles' kind is known: what it
+ * counts (pairs, lines, rows) depends on it. */
+static int check_top(struct report_opts *o, const char *rows)
+{
+	if (o->top_arg && parse_top(o->top_arg, &o->top))
+		return fail("--top needs a whole number of %s to show, not '%s' (0 shows all)", rows,
+			    o->top_arg);
 	return 0;
 }
 
@@ -131,6 +141,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 	o->format = FORMAT_TEXT;
 	o->top = 10;
 	o->top_given = 0;
+	o->top_arg = NULL;
 	o->pid = 0;
 	o->function = NULL;
 	o->ghz = 0;
@@ -296,7 +307,7 @@ int cmd_report(int argc, char **argv)
 	if (ncpi) {
 		ret = ncpi < o.npaths ? fail("witch cpi profiles and other profiles cannot be reported "
 					     "together; run witch report on each kind separately")
-				      : cpi_report(&o);
+				      : check_top(&o, "rows of each table") ? 1 : cpi_report(&o);
 		free(o.paths);
 		return ret;
 	}
@@ -312,11 +323,11 @@ int cmd_report(int argc, char **argv)
 		ret = fail("causal profiles and witch record profiles cannot be reported together; "
 			   "run witch report on each kind separately");
 	else if (ncausal)
-		ret = causal_report(&o);
+		ret = check_top(&o, "lines") ? 1 : causal_report(&o);
 	else if (o.format == FORMAT_COZ)
 		ret = fail("--format=coz is for causal profiles (witch causal); %s holds none",
 			   o.paths[0]);
-	if (ret || ncausal) {
+	if (ret || ncausal || (ret = check_top(&o, "pairs"))) {
 		free(o.paths);
 		return ret;
 	}

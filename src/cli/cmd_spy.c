@@ -24,6 +24,7 @@
 #include "cli/target.h"
 #include "cli/tunables.h"
 #include "cli/oneline.h"
+#include "cli/optfail.h"
 #include "cli/valgrind.h"
 
 #define WHO "witch spy"
@@ -69,6 +70,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cli_optval vals[] = { CLI_OPTVAL_OUTPUT, { 0, NULL } };
 	char *end;
 	double x;
 	int c;
@@ -109,7 +111,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			fputs(usage_text, stdout);
 			exit(0);
 		default:
-			return fail("unknown option '%s'; see `witch spy --help`", argv[optind - 1]);
+			return cli_option_fail(WHO, WHO, "+o:vqh", vals, argv);
 		}
 	}
 	if (strcmp(o->tool, "dead") && strcmp(o->tool, "silent") && strcmp(o->tool, "load"))

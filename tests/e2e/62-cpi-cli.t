@@ -57,6 +57,20 @@ cd "$TOP" || exit 1
 expect_error "no program" '^witch cpi: no program given' "$WITCH" cpi
 expect_error "a bad --rate" '^witch cpi: --rate=0 is not a rate' "$WITCH" cpi --rate=0 -- "$p"
 expect_error "an unknown option" "^witch cpi: unknown option '--bogus'" "$WITCH" cpi --bogus -- "$p"
+for cmd in cpi record spy causal; do
+	expect_error "$cmd -o without a directory" "^witch $cmd: -o needs an output directory" "$WITCH" $cmd -o
+	expect_error "$cmd --output without a directory" "^witch $cmd: --output needs an output directory" \
+		"$WITCH" $cmd --output
+done
+expect_error "a value to an option that takes none" '^witch cpi: --quiet takes no value' \
+	"$WITCH" cpi --quiet=yes -- "$p"
+expect_error "an unknown short option" "^witch cpi: unknown option '-x'" "$WITCH" cpi -x -- "$p"
+expect_error "a bad --top on cpi profiles" \
+	"^witch report: --top needs a whole number of rows of each table to show, not 'x' \(0 shows all\)" \
+	"$WITCH" report --top=x "$TMP/a"
+mkdir "$TMP/none"
+expect_error "a bad --top on record profiles" "^witch report: --top needs a whole number of pairs to show" \
+	"$WITCH" report --top=x "$TMP/none"
 expect_error "a missing program" '^witch cpi: .*nonexistent: No such file' "$WITCH" cpi -- "$TMP/nonexistent"
 touch "$TMP/file"
 expect_error "an output directory under a file" '^witch cpi: cannot create output directory' \
