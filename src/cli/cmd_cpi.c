@@ -36,6 +36,7 @@
 #include "cli/valgrind.h"
 #include "core/contract.h"
 #include "profile/reader.h"
+#include "report/cpi.h"
 
 #define WHO "witch cpi"
 
@@ -66,8 +67,8 @@ struct cpi_opts {
 struct run {
 	int status;
 	double seconds;
-	unsigned processes;
-	uint64_t threads, samples, instructions, inexact;
+	struct cpi_procs procs;	/* processes and threads, as the report counts them */
+	uint64_t samples, instructions, inexact;
 };
 
 #define fail(...) cli_fail(WHO, 2, __VA_ARGS__)
@@ -247,8 +248,8 @@ static void read_runs(const char *dir, struct run *sampled, struct run *counted)
 			continue;
 		r = !strcmp(p->tool, "time") ? sampled : !strcmp(p->tool, "count") ? counted : NULL;
 		if (r) {
-			r->processes++;
-			r->threads += wp_stat_value(p, "threads");
+			if (cpi_procs_add(&r->procs, p))
+				fail("out of memory; the runs' processes are not compared");
 			r->samples += wp_stat_value(p, "samples");
 			r->instructions += wp_stat_value(p, "instructions");
 			r->inexact += wp_stat_value(p, "inexact_translations");
@@ -277,16 +278,17 @@ static void compare_runs(const struct run *s, const struct run *c)
 		fprintf(stderr, WHO ": warning: the two runs ended differently (sampled run: %s, "
 				"counting run: %s): the program did not do the same work twice\n",
 			ending(s->status, a, sizeof(a)), ending(c->status, b, sizeof(b)));
-	if (s->processes != c->processes || s->threads != c->threads)
+	if (s->procs.processes != c->procs.processes || s->procs.threads != c->procs.threads)
 		fprintf(stderr, WHO ": warning: the two runs differ: the sampled run had %u "
 				"process%s and %llu thread%s, the counting run %u and %llu\n",
-			s->processes, s->processes == 1 ? "" : "es", (unsigned long long)s->threads,
-			s->threads == 1 ? "" : "s", c->processes, (unsigned long long)c->threads);
+			s->procs.processes, s->procs.processes == 1 ? "" : "es",
+			(unsigned long long)s->procs.threads, s->procs.threads == 1 ? "" : "s",
+			c->procs.processes, (unsigned long long)c->procs.threads);
 	if (c->inexact)
 		fprintf(stderr, WHO ": warning: %llu translation%s of the counting run could not be "
 				"counted exactly; report it as a bug\n",
 			(unsigned long long)c->inexact, c->inexact == 1 ? "" : "s");
-	if (s->processes && !s->samples)
+	if (s->procs.processes && !s->samples)
 		fprintf(stderr, WHO ": warning: the sampled run took no sample: it ran for less than "
 				"a sampling interval of CPU time; give it more work or a higher --rate\n");
 }
@@ -360,12 +362,12 @@ int cmd_cpi(int argc, char **argv)
 		return 2;
 
 	read_runs(outdir, &sampled, &counted);
-	if (!sampled.processes || !counted.processes) {
+	if (!sampled.procs.processes || !counted.procs.processes) {
 		fprintf(stderr, WHO ": %s ended without writing the %s run's profile to %s (killed "
 				"before it could write it?)%s\n", argv[0],
-			!sampled.processes ? "sampled" : "counting", o.outdir,
-			sampled.processes ? "; Valgrind said:" : "");
-		if (sampled.processes)
+			!sampled.procs.processes ? "sampled" : "counting", o.outdir,
+			sampled.procs.processes ? "; Valgrind said:" : "");
+		if (sampled.procs.processes)
 			vg_show_logs(outdir);
 		exit_like(sampled.status);
 	}

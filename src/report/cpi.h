@@ -26,6 +26,7 @@
 
 struct wr_report;
 struct wr_symbolizer;
+struct wp_profile;
 
 #define CPI_NONE UINT32_MAX
 /* Fewer samples than this on a row: not significant. */
@@ -117,6 +118,18 @@ struct cpi_line {
 	double samples, ns;
 };
 
+/* A run's processes and threads (cpi_procs.c); zeroed to start. */
+struct cpi_procs {
+	struct wr_map pids;
+	unsigned processes;
+	uint64_t threads;
+};
+
+/* Count the process and threads of one of the run's profiles; -1 when out
+ * of memory. */
+int cpi_procs_add(struct cpi_procs *r, const struct wp_profile *p);
+void cpi_procs_free(struct cpi_procs *r);
+
 struct cpi {
 	struct wr_report *r;	/* the sampled run's contexts; modules of both runs */
 	struct wr_symbolizer *sym;
@@ -149,12 +162,11 @@ struct cpi {
 	double unseen_samples, unseen_ns;	/* in code it cannot see: vdso, no module */
 	double moved;		/* samples moved to the instruction before (cpi_join.c) */
 	uint64_t rate_hz, nominal_khz;
-	unsigned sampled_procs;
-	uint64_t sampled_threads;
+	struct cpi_procs sampled;
 	/* the counting run */
 	uint64_t total_insns;
-	unsigned counted_procs;
-	uint64_t counted_threads, inexact;
+	struct cpi_procs counted;
+	uint64_t inexact;
 
 	void *code;		/* cpi_code.c's files */
 };

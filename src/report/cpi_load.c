@@ -67,6 +67,8 @@ void cpi_free(struct cpi *c)
 	free(c->loops);
 	free(c->loop_blocks);
 	free(c->lines);
+	cpi_procs_free(&c->sampled);
+	cpi_procs_free(&c->counted);
 	free(c);
 }
 
@@ -164,8 +166,8 @@ static int add_count_profile(struct cpi *c, struct raw *raw, const struct wp_pro
 		rc->offset = p->calls[i].offset;
 		rc->below = p->calls[i].below;
 	}
-	c->counted_procs++;
-	c->counted_threads += wp_stat_value(p, "threads");
+	if (cpi_procs_add(&c->counted, p))
+		goto oom;
 	c->inexact += wp_stat_value(p, "inexact_translations");
 	free(mod);
 	return 0;
@@ -191,8 +193,10 @@ static int load_file(struct cpi *c, struct raw *raw, struct wr_map *seen, const 
 		return -1;
 	if (!strcmp(p->tool, "time")) {
 		ret = wr_merge(c->r, p, err, errlen);
-		c->sampled_procs++;
-		c->sampled_threads += wp_stat_value(p, "threads");
+		if (!ret && cpi_procs_add(&c->sampled, p)) {
+			snprintf(err, errlen, "out of memory");
+			ret = -1;
+		}
 		if (p->rate_hz > c->rate_hz)
 			c->rate_hz = p->rate_hz;
 		if (wp_stat_value(p, "nominal_khz"))
@@ -421,10 +425,10 @@ int cpi_load(struct cpi *c, char *const *paths, int npaths, char *err, size_t er
 			ret = load_file(c, &raw, &seen, paths[i], err, errlen);
 	}
 	wr_map_free(&seen);
-	if (!ret && !c->sampled_procs)
+	if (!ret && !c->sampled.processes)
 		ret = rp_error(err, errlen, "%s has no profile of witch cpi's sampled run (tool time): "
 			    "was witch cpi stopped in its first run? run it again", paths[0]);
-	else if (!ret && !c->counted_procs)
+	else if (!ret && !c->counted.processes)
 		ret = rp_error(err, errlen, "%s has no profile of witch cpi's counting run (tool count): "
 			    "was witch cpi stopped in its second run? run it again", paths[0]);
 	if (!ret && (join_modules(c, &raw) || build(c, &raw)))

@@ -184,10 +184,10 @@ static void header(FILE *out, const struct cpi *c, const struct cpi_render_opts 
 		c->total_samples, (unsigned long long)c->rate_hz, c->total_ns / 1e9,
 		(unsigned long long)c->total_insns);
 	fprintf(out, "runs: sampled %u process%s, %llu thread%s; counted %u process%s, %llu thread%s\n",
-		c->sampled_procs, c->sampled_procs == 1 ? "" : "es",
-		(unsigned long long)c->sampled_threads, c->sampled_threads == 1 ? "" : "s",
-		c->counted_procs, c->counted_procs == 1 ? "" : "es",
-		(unsigned long long)c->counted_threads, c->counted_threads == 1 ? "" : "s");
+		c->sampled.processes, c->sampled.processes == 1 ? "" : "es",
+		(unsigned long long)c->sampled.threads, c->sampled.threads == 1 ? "" : "s",
+		c->counted.processes, c->counted.processes == 1 ? "" : "es",
+		(unsigned long long)c->counted.threads, c->counted.threads == 1 ? "" : "s");
 	if (o->ghz > 0)
 		fprintf(out, "est. CPI: time per instruction x %.2f GHz, the CPU's nominal frequency "
 			     "(an estimate: the clock may run faster or slower)\n", o->ghz);
@@ -662,10 +662,10 @@ int cpi_render_json(FILE *out, struct cpi *c, const struct cpi_render_opts *o)
 	jnum(out, "diverged_samples", "%.0f", c->diverged_samples, &first);
 	jnum(out, "diverged_share", "%.4f", share(c, c->diverged_ns) / 100, &first);
 	jnum(out, "unseen_samples", "%.0f", c->unseen_samples, &first);
-	jint(out, "sampled_processes", c->sampled_procs, &first);
-	jint(out, "sampled_threads", c->sampled_threads, &first);
-	jint(out, "counted_processes", c->counted_procs, &first);
-	jint(out, "counted_threads", c->counted_threads, &first);
+	jint(out, "sampled_processes", c->sampled.processes, &first);
+	jint(out, "sampled_threads", c->sampled.threads, &first);
+	jint(out, "counted_processes", c->counted.processes, &first);
+	jint(out, "counted_threads", c->counted.threads, &first);
 	jint(out, "rate_hz", c->rate_hz, &first);
 	fputs("},\"nominal_ghz\":", out);
 	wr_json_number(out, "%.3f", o->ghz > 0 ? o->ghz : NAN);
