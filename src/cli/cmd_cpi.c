@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/cpi_stdin.h"
 #include "cli/launch.h"
 #include "cli/nominal.h"
 #include "cli/number.h"
@@ -120,47 +121,6 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 	if (optind >= argc)
 		return fail("no program given; usage: witch cpi [OPTIONS] -- PROGRAM [ARGS...]");
 	return 0;
-}
-
-/*
- * Stdin that is not a terminal (a pipe, a file) can be read only once:
- * copy it to a file both runs read from the start. Returns the file's
- * descriptor, -1 when stdin is a terminal or closed (the runs share it),
- * -2 after an error (said).
- */
-static int save_stdin(const char *outdir)
-{
-	char path[PATH_MAX + 32], buf[1 << 16];
-	ssize_t n;
-	int fd;
-
-	if (isatty(0) || fcntl(0, F_GETFD) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/.stdin.XXXXXX", outdir);
-	fd = mkstemp(path);
-	if (fd < 0)
-		return cli_fail(WHO, -2, "cannot save stdin for the second run in %s: %s", outdir,
-				strerror(errno));
-	unlink(path);
-	while ((n = read(0, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || write(fd, buf, (size_t)n) != n) {
-			close(fd);
-			return cli_fail(WHO, -2, "cannot save stdin for the second run: %s",
-					strerror(errno));
-		}
-	}
-	return fd;
-}
-
-/* Each run reads the saved stdin from its start. */
-static void rewind_stdin(int fd)
-{
-	if (fd < 0)
-		return;
-	lseek(fd, 0, SEEK_SET);
-	dup2(fd, 0);
 }
 
 static double now_s(void)
@@ -303,7 +263,8 @@ int cmd_cpi(int argc, char **argv)
 	struct cpi_opts o;
 	const char *base;
 	char **vargv;
-	int rc, in;
+	struct cpi_stdin in;
+	int rc;
 	double t0;
 
 	rc = parse(argc, argv, &o);
@@ -331,8 +292,7 @@ int cmd_cpi(int argc, char **argv)
 		return rc;
 	if (old_preload)
 		old_preload = strdup(old_preload);
-	in = save_stdin(outdir);
-	if (in == -2)
+	if (cpi_stdin_open(&in, WHO, outdir))
 		return 2;
 	vargv = vg_argv(tool_opts, outdir, o.no_follow, 0, path, argc, argv);
 	if (!vargv)
@@ -343,15 +303,16 @@ int cmd_cpi(int argc, char **argv)
 	set_glibc_tunables();
 
 	sampled_env(lib, outdir, &o);
-	rewind_stdin(in);
+	if (cpi_stdin_first(&in, WHO))
+		return 2;
 	t0 = now_s();
 	sampled.status = launch_and_wait(path, argv, WHO);
 	sampled.seconds = now_s() - t0;
+	cpi_stdin_second(&in);
 	if (sampled.status < 0)
 		return 127;
 
 	restore_env(old_preload);
-	rewind_stdin(in);
 	t0 = now_s();
 	if (launch_quietly(valgrind, vargv, &counted.status))
 		return 2;

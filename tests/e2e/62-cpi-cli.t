@@ -1,6 +1,7 @@
 #!/bin/sh
 # witch cpi runs the command twice with the same arguments, environment
-# and stdin (saved once when it is not a terminal); the first run's
+# and stdin (saved when it is not a terminal, a pipe streamed to the
+# first run); the first run's
 # output and exit status are the program's; threads, forks and execs are
 # followed in both runs; runs that differ are reported, not hidden; bad
 # input gets one line and a non-zero exit.
@@ -20,6 +21,15 @@ is "$(jq -r '.loops[] | select(.function == "sum") | "\(.invocations) \(.iterati
 is "$(jq -r '.totals | "\(.sampled_processes) \(.counted_processes)"' "$TMP/j")" "1 1" "one process in each run"
 ls -a "$TMP/a" | grep -q stdin
 ok $((! $?)) "the saved stdin is not left behind"
+
+# A pipe that never ends is streamed to the first run, not saved first;
+# the second run gets what the first could read.
+yes | timeout 60 "$WITCH" cpi -q -o "$TMP/y" -- head -1 >"$TMP/out" 2>/dev/null
+is "$?" 0 "an endless pipe on stdin: witch cpi ends (yes | witch cpi -- head -1)"
+is "$(cat "$TMP/out")" y "and the first run read it"
+"$WITCH" report --format=json "$TMP/y" >"$TMP/yj" 2>/dev/null
+is "$(jq -r '.totals | "\(.sampled_processes) \(.counted_processes) \(.instructions > 0)"' "$TMP/yj")" "1 1 true" \
+	"and the counting run ran head too"
 
 # 10000000: the thread runs long enough for tens of samples at 5 kHz.
 echo 10000000 | "$WITCH" cpi -q --rate=5000 -o "$TMP/f" -- "$p" family >/dev/null 2>"$TMP/err"
