@@ -1,10 +1,9 @@
 #!/bin/sh
 # witch cpi runs the command twice with the same arguments, environment
 # and stdin (saved when it is not a terminal, a pipe streamed to the
-# first run); the first run's
-# output and exit status are the program's; threads, forks and execs are
-# followed in both runs; runs that differ are reported, not hidden; bad
-# input gets one line and a non-zero exit.
+# first run); the first run's output and exit status are the program's;
+# threads, forks and execs are followed in both runs; runs that differ
+# are reported, not hidden; bad input gets one line and a non-zero exit.
 . "$(dirname "$0")/lib.sh"
 
 p=$PROGS/cpi_runs
@@ -72,6 +71,15 @@ like "$(cat "$TMP/err")" "warning: the two runs differ: the sampled run had 1 pr
 	"the different thread counts are reported"
 like "$("$WITCH" report "$TMP/d" 2>/dev/null | sed -n 2p)" "runs: sampled 1 process, 2 threads; counted 1 process, 1 thread" \
 	"and the report shows both runs"
+
+echo 2000000 | "$WITCH" cpi -q --rate=5000 -o "$TMP/v" -- "$p" diverge >/dev/null 2>"$TMP/err"
+is "$(cat "$TMP/err")" "" "runs that took different paths but agree otherwise: no warning from witch cpi"
+"$WITCH" report "$TMP/v" >/dev/null 2>"$TMP/err"
+like "$(cat "$TMP/err")" \
+	"^witch report: warning: [0-9.]+% of the sampled time is on code the counting run never executed" \
+	"witch report says how much of the time is on code the counting run never executed"
+within "$("$WITCH" report --format=json "$TMP/v" 2>/dev/null | jq -r '.totals.diverged_share')" 0.5 1 \
+	"most of it: the loop that the sampled run ran elsewhere"
 
 cd "$TMP" && echo 1 | "$WITCH" cpi -q -- "$p" >/dev/null 2>&1
 [ -n "$(ls "$TMP/witch-cpi_runs-cpi"/*.witch 2>/dev/null)" ]; ok $? "default directory witch-PROGRAM-cpi"

@@ -8,6 +8,8 @@
  *                       which runs the loop too
  *   cpi_runs differ     runs differently with witch's sampler preloaded:
  *                       another exit status, one more thread
+ *   cpi_runs diverge    with witch's sampler preloaded, runs its loop in
+ *                       another function, which the counting run never runs
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -27,6 +29,16 @@ __attribute__((noipa)) static long sum(long count)
 	return s;
 }
 
+/* sum()'s loop, as another function's code. */
+__attribute__((noipa)) static long elsewhere(long count)
+{
+	long s = 1;
+
+	for (long i = 0; i < count; i++)
+		s += i ^ (s >> 5);
+	return s;
+}
+
 static void *thread(void *arg)
 {
 	(void)arg;
@@ -43,7 +55,7 @@ int main(int argc, char **argv)
 
 	if (scanf("%ld", &n) != 1)
 		n = 0;
-	printf("%ld\n", sum(n));
+	printf("%ld\n", !strcmp(mode, "diverge") && sampled ? elsewhere(n) : sum(n));
 	fflush(stdout);
 	if (!strcmp(mode, "family") || (!strcmp(mode, "differ") && sampled)) {
 		pthread_create(&t, NULL, thread, NULL);
