@@ -12,6 +12,7 @@
  *   cpi_lines.c   source lines
  *   cpi_code.c    instruction bytes and disassembly, source text
  *   cpi_render.c  text and JSON
+ *   cpi_procs.c   a run's processes and threads, counted alike for both
  *
  * Instructions are joined by (module, link-time offset), never by address.
  */
