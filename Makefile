@@ -31,9 +31,7 @@ CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
 CORE_LIB = $(B)/libwitchcore.a
 
 RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
-REPORT_LIBS = -ldw -lelf -lm
-# The CLI decodes code too (witch causal --progress).
-CLI_LIBS = -lZydis $(REPORT_LIBS)
+REPORT_LIBS = -ldw -lelf -lZydis -lm
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -69,7 +67,7 @@ $(B)/libwitchreport.a: $(REPORT_OBJ)
 
 $(B)/bin/witch: $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB) $(CLI_LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libwitchreport.a $(CORE_LIB) $(REPORT_LIBS)
 
 # Unit tests link against all three, and the objects a test names below;
 # each is one TAP-printing program.
@@ -112,14 +110,14 @@ sanitize:
 	$(MAKE) B=$(B)/asan CFLAGS="-O1 -g $(SAN)" unit
 
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
-FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/merge.c src/report/metrics.c src/report/grow.c \
+FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/err.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ -lm
 # ... and on the causal profile reader, analysis and renderers (53-causal-fuzz.t).
-$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c
+$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c src/core/buildid.c
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ $(REPORT_LIBS)

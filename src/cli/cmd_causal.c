@@ -22,6 +22,7 @@
 #include "cli/number.h"
 #include "cli/perfcheck.h"
 #include "cli/oneline.h"
+#include "cli/optfail.h"
 #include "cli/commands.h"
 #include "cli/launch.h"
 #include "cli/outdir.h"
@@ -148,6 +149,7 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cli_optval vals[] = { CLI_OPTVAL_OUTPUT, { 0, NULL } };
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -210,12 +212,8 @@ static int parse(int argc, char **argv, struct causal_opts *o)
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(0);
-		case ':':
-			return fail("%s needs a value; see `witch causal --help`", argv[optind - 1]);
 		default:
-			if (optopt && strchr("o", optopt))
-				return fail("-%c needs a value; see `witch causal --help`", optopt);
-			return fail("unknown option '%s'; see `witch causal --help`", argv[optind - 1]);
+			return cli_option_fail(WHO, WHO, "+o:qh", vals, argv);
 		}
 	}
 	if (o->speedup >= 0 && *o->speedups)

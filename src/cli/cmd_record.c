@@ -20,6 +20,7 @@
 #include "cli/perfcheck.h"
 #include "cli/target.h"
 #include "cli/oneline.h"
+#include "cli/optfail.h"
 #include "core/contract.h"
 #include "profile/reader.h"
 
@@ -128,6 +129,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct cli_optval vals[] = { CLI_OPTVAL_OUTPUT, { 0, NULL } };
 	long v;
 	int c;
 
@@ -213,8 +215,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			fputs(usage_text, stdout);
 			exit(0);
 		default:
-			return fail("unknown option '%s'; see `witch record --help`",
-				    argv[optind - 1]);
+			return cli_option_fail(WHO, WHO, "+o:qh", vals, argv);
 		}
 	}
 	if (strcmp(o->craft, "dead") && strcmp(o->craft, "silent") && strcmp(o->craft, "load"))

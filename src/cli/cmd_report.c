@@ -9,6 +9,7 @@
 #include "report/causal_analysis.h"
 #include "report/causal_profile.h"
 #include "report/causal_render.h"
+#include "report/cpi.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -19,14 +20,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: witch report [--format=text|json|coz] [--top=N] [--pid=PID] PROFILE|DIR..."
+#define USAGE "usage: witch report [--format=text|json|coz] [--top=N] [--pid=PID] [--function=NAME] [--ghz=F] PROFILE|DIR..."
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ };
 
 struct report_opts {
 	enum format format;
 	size_t top;
+	int top_given;
+	const char *top_arg;	/* --top's value, checked by check_top */
 	uint64_t pid;		/* 0: every process */
+	const char *function;	/* witch cpi: only this function */
+	double ghz;		/* witch cpi: the frequency for estimated CPI; 0: the profile's */
 	char **paths;		/* argv's strings, not copies */
 	int npaths;
 };
@@ -47,8 +52,13 @@ static void help(void)
 	       "  --format=coz        causal profiles only: coz's profile.coz format,\n"
 	       "                      for coz's viewer\n"
 	       "  --top=N             show the N pairs (causal: lines) with the most\n"
-	       "                      waste (impact); default 10, 0 shows all\n"
+	       "                      waste (impact), or (cpi) N rows of each table;\n"
+	       "                      default 10, 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
+	       "  --function=NAME     witch cpi profiles: one function, its loops, lines, blocks and\n"
+	       "                      instructions\n"
+	       "  --ghz=F             witch cpi profiles: estimate CPI at F GHz (default: the\n"
+	       "                      nominal frequency of the machine the sampled run ran on)\n"
 	       "  -h, --help          show this help\n", USAGE);
 }
 
@@ -81,6 +91,21 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 				    "--format=json or (causal profiles) --format=coz", val);
 		return 0;
 	}
+	if (!strcmp(name, "--function")) {
+		if (!*val)
+			return fail("--function needs a function's name (its symbol, as the report shows it)");
+		o->function = val;
+		return 0;
+	}
+	if (!strcmp(name, "--ghz")) {
+		char *end;
+
+		o->ghz = strtod(val, &end);
+		if (!*val || *end || !(o->ghz >= 0.1 && o->ghz <= 20))
+			return fail("--ghz=%s is not a frequency; give the CPU's nominal frequency in GHz, "
+				    "such as 2.4", val);
+		return 0;
+	}
 	if (!strcmp(name, "--pid")) {
 		size_t pid;
 
@@ -89,9 +114,18 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 		o->pid = pid;
 		return 0;
 	}
-	if (parse_top(val, &o->top))
-		return fail("--top needs a whole number, not '%s' (0 shows all "
-			    "pairs)", val);
+	o->top_arg = val;
+	o->top_given = 1;
+	return 0;
+}
+
+/* --top's value, checked once the profiles' kind is known: what it
+ * counts (pairs, lines, rows) depends on it. */
+static int check_top(struct report_opts *o, const char *rows)
+{
+	if (o->top_arg && parse_top(o->top_arg, &o->top))
+		return fail("--top needs a whole number of %s to show, not '%s' (0 shows all)", rows,
+			    o->top_arg);
 	return 0;
 }
 
@@ -106,14 +140,18 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 
 	o->format = FORMAT_TEXT;
 	o->top = 10;
+	o->top_given = 0;
+	o->top_arg = NULL;
 	o->pid = 0;
+	o->function = NULL;
+	o->ghz = 0;
 	o->npaths = 0;
 	o->paths = calloc((size_t)argc + 1, sizeof(*o->paths));
 	if (!o->paths)
 		return fail("out of memory");
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		char name[16];
+		char name[24];
 		const char *eq;
 
 		if (only_paths || a[0] != '-' || !a[1]) {
@@ -131,7 +169,8 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 		eq = strchr(a, '=');
 		snprintf(name, sizeof(name), "%.*s",
 			 (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
-		if (strcmp(name, "--format") && strcmp(name, "--top") && strcmp(name, "--pid"))
+		if (strcmp(name, "--format") && strcmp(name, "--top") && strcmp(name, "--pid") &&
+		    strcmp(name, "--function") && strcmp(name, "--ghz"))
 			return fail("unknown option '%s'; %s", a, USAGE);
 		if (!eq && i + 1 == argc)
 			return fail("%s needs a value; %s", a, USAGE);
@@ -211,12 +250,52 @@ static int causal_report(const struct report_opts *o)
 	return ret;
 }
 
+/* witch cpi's two runs: joined, analyzed and shown (report/cpi.h). */
+static int cpi_report(const struct report_opts *o)
+{
+	struct cpi_render_opts ro = { o->top, o->function, o->ghz };
+	struct wr_symbolizer *s = NULL;
+	struct cpi *c = cpi_new();
+	char err[1024];
+	int ret = 0;
+
+	if (!c)
+		return fail("out of memory");
+	if (o->pid)
+		ret = fail("--pid does not apply to witch cpi profiles: its two runs have different "
+			   "processes; name the profiles to report fewer");
+	else if (o->format == FORMAT_COZ)
+		ret = fail("--format=coz is for causal profiles (witch causal); %s holds witch cpi's",
+			   o->paths[0]);
+	else if (cpi_load(c, o->paths, o->npaths, err, sizeof(err)))
+		ret = fail("%s", err);
+	else if (!(s = wr_sym_new(c->r, stderr)) || cpi_analyze(c, s))
+		ret = fail("out of memory");
+	else if (o->function && cpi_function_named(c, o->function) == CPI_NONE)
+		ret = fail("no function %s ran in these profiles; `witch report %s` lists the functions",
+			   o->function, o->paths[0]);
+	if (!ret) {
+		if (!ro.ghz)
+			ro.ghz = c->nominal_khz / 1e6;
+		/* JSON is for tools: every row unless asked. */
+		if (o->format == FORMAT_JSON && !o->top_given)
+			ro.top = 0;
+		ret = o->format == FORMAT_JSON ? cpi_render_json(stdout, c, &ro)
+					       : cpi_render_text(stdout, c, &ro);
+		if (ret || fflush(stdout) || ferror(stdout))
+			ret = fail("cannot write the report: %s", strerror(errno));
+	}
+	wr_sym_free(s);
+	cpi_free(c);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
 	struct wr_report *r = NULL;
 	char err[1024];
-	int ret, i, ncausal = 0;
+	int ret, i, ncausal = 0, ncpi = 0;
 
 	ret = parse_options(argc, argv, &o);
 	if (ret) {
@@ -224,16 +303,31 @@ int cmd_report(int argc, char **argv)
 		return ret == 2 ? 0 : 1;
 	}
 	for (i = 0; i < o.npaths; i++)
+		ncpi += cpi_path(o.paths[i]);
+	if (ncpi) {
+		ret = ncpi < o.npaths ? fail("witch cpi profiles and other profiles cannot be reported "
+					     "together; run witch report on each kind separately")
+				      : check_top(&o, "rows of each table") ? 1 : cpi_report(&o);
+		free(o.paths);
+		return ret;
+	}
+	if (o.function || o.ghz) {
+		ret = fail("--function and --ghz apply to witch cpi profiles, which %s does not hold",
+			   o.paths[0]);
+		free(o.paths);
+		return ret;
+	}
+	for (i = 0; i < o.npaths; i++)
 		ncausal += causal_path(o.paths[i]);
 	if (ncausal && ncausal < o.npaths)
 		ret = fail("causal profiles and witch record profiles cannot be reported together; "
 			   "run witch report on each kind separately");
 	else if (ncausal)
-		ret = causal_report(&o);
+		ret = check_top(&o, "lines") ? 1 : causal_report(&o);
 	else if (o.format == FORMAT_COZ)
 		ret = fail("--format=coz is for causal profiles (witch causal); %s holds none",
 			   o.paths[0]);
-	if (ret || ncausal) {
+	if (ret || ncausal || (ret = check_top(&o, "pairs"))) {
 		free(o.paths);
 		return ret;
 	}

@@ -11,5 +11,6 @@ int cmd_doctor(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_spy(int argc, char **argv);
 int cmd_causal(int argc, char **argv);
+int cmd_cpi(int argc, char **argv);
 
 #endif

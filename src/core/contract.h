@@ -72,6 +72,18 @@
 #define RECORD_MAX_REACH 4096
 #define RECORD_MAX_REACH_TEXT "4096"
 
+/* --- witch cpi: libwitch.so in its sampled run (docs/cpi.md) --------------- */
+
+/* 1: time samples only: no probe, no watchpoints; each sample adds the
+ * thread's CPU time since its previous sample to its calling context.
+ * WITCH_CRAFT is not read then; WITCH_RATE is. */
+#define ENV_SAMPLES_ONLY "WITCH_SAMPLES_ONLY"
+#define ENV_NOMINAL_KHZ "WITCH_NOMINAL_KHZ"	/* the CPU's nominal frequency, for the profile */
+
+/* The most the cheap POSIX CPU timer gives (one tick at HZ=250). */
+#define CPI_DEFAULT_RATE 250
+#define CPI_DEFAULT_RATE_TEXT "250"
+
 /* --- witch causal, libwitchcausal.so (docs/causal.md section 1) ------------ */
 
 #define ENV_CAUSAL_LINES "WITCH_CAUSAL_LINES"			/* path of the line table */

@@ -71,8 +71,8 @@ void core_profile_thread(struct core_profile *p, uint64_t tid, uint64_t nnodes, 
 	endl(p);
 }
 
-void core_profile_node(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
-		       uint64_t offset, uint64_t mu)
+static void node(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
+		 uint64_t offset, uint64_t mu)
 {
 	core_fmt_str(&p->out, "n ");
 	core_fmt_u64(&p->out, id);
@@ -84,6 +84,65 @@ void core_profile_node(struct core_profile *p, uint64_t id, int64_t parent, int6
 	core_fmt_hex(&p->out, offset);
 	sp(p);
 	core_fmt_u64(&p->out, mu);
+}
+
+void core_profile_node(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
+		       uint64_t offset, uint64_t mu)
+{
+	node(p, id, parent, module, offset, mu);
+	endl(p);
+}
+
+void core_profile_node_ns(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
+			  uint64_t offset, uint64_t mu, uint64_t ns)
+{
+	node(p, id, parent, module, offset, mu);
+	sp(p);
+	core_fmt_u64(&p->out, ns);
+	endl(p);
+}
+
+/* "KEY MODULE OFFSET" of the count tool's lines. */
+static void at(struct core_profile *p, const char *key, int64_t module, uint64_t offset)
+{
+	core_fmt_str(&p->out, key);
+	sp(p);
+	core_fmt_i64(&p->out, module);
+	sp(p);
+	core_fmt_hex(&p->out, offset);
+}
+
+void core_profile_insn(struct core_profile *p, int64_t module, uint64_t offset, uint64_t len,
+		       uint64_t count)
+{
+	at(p, "i", module, offset);
+	sp(p);
+	core_fmt_u64(&p->out, len);
+	sp(p);
+	core_fmt_u64(&p->out, count);
+	endl(p);
+}
+
+void core_profile_edge(struct core_profile *p, int64_t src_module, uint64_t src,
+		       int64_t dst_module, uint64_t dst, char kind, uint64_t count)
+{
+	at(p, "e", src_module, src);
+	sp(p);
+	core_fmt_i64(&p->out, dst_module);
+	sp(p);
+	core_fmt_hex(&p->out, dst);
+	sp(p);
+	core_fmt_bytes(&p->out, &kind, 1);
+	sp(p);
+	core_fmt_u64(&p->out, count);
+	endl(p);
+}
+
+void core_profile_call(struct core_profile *p, int64_t module, uint64_t offset, uint64_t below)
+{
+	at(p, "c", module, offset);
+	sp(p);
+	core_fmt_u64(&p->out, below);
 	endl(p);
 }
 

@@ -30,6 +30,18 @@ void core_profile_thread(struct core_profile *p, uint64_t tid, uint64_t nnodes, 
  * module has module -1 and its address as offset. */
 void core_profile_node(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
 		       uint64_t offset, uint64_t mu);
+/* The same with the CPU nanoseconds its samples stood for (tool time). */
+void core_profile_node_ns(struct core_profile *p, uint64_t id, int64_t parent, int64_t module,
+			  uint64_t offset, uint64_t mu, uint64_t ns);
+/* Tool count: an instruction and its executions; a control-flow edge of
+ * kind 'j', 'c', 'r' or 'f' and how often it was taken; a call
+ * instruction and the instructions executed below it. A module of -1
+ * has the raw address as its offset. */
+void core_profile_insn(struct core_profile *p, int64_t module, uint64_t offset, uint64_t len,
+		       uint64_t count);
+void core_profile_edge(struct core_profile *p, int64_t src_module, uint64_t src,
+		       int64_t dst_module, uint64_t dst, char kind, uint64_t count);
+void core_profile_call(struct core_profile *p, int64_t module, uint64_t offset, uint64_t below);
 /* Metrics in thousandths (core_milli); approx only where the tool judges
  * approximate equality (with_approx). */
 void core_profile_pair(struct core_profile *p, uint64_t watch, uint64_t trap, uint64_t waste,

@@ -33,7 +33,7 @@
 			"killed while writing; re-run witch record"
 
 static const char *const known_tools[] = {
-	"dead", "silent", "load", "deadspy", "redspy", "loadspy", NULL
+	"dead", "silent", "load", "deadspy", "redspy", "loadspy", "time", "count", NULL
 };
 static const char *const known_sources[] = {
 	"timer", "pmu", "exhaustive", NULL
@@ -64,6 +64,8 @@ struct parser {
 	size_t cap_args, cap_modules, cap_stats, cap_threads;
 	int32_t *module_index;	/* module id in the file -> index, or -1 */
 	size_t nmodule_ids;	/* module lines in the file */
+	size_t cap_insns, cap_edges, cap_calls;
+	size_t ns_lineno;	/* the first n line with a time field, 0 if none */
 };
 
 struct keyword {
@@ -303,7 +305,7 @@ static int parse_tool(struct parser *ps, char **f, const struct keyword *kw)
 	(void)kw;
 	if (one_of(f[1], known_tools, &ps->p->tool))
 		return fail(ps, "unknown tool '%s' (this witch knows dead, "
-			    "silent, load, deadspy, redspy, loadspy)",
+			    "silent, load, deadspy, redspy, loadspy, time, count)",
 			    quote(ps, f[1]));
 	return 0;
 }
@@ -551,7 +553,86 @@ static int parse_node(struct parser *ps, char **f, const struct keyword *kw)
 	if (hex_number(ps, f[4], &n->offset, "node offset") ||
 	    number(ps, f[5], &n->samples, "node samples"))
 		return -1;
+	if (f[6]) {
+		if (number(ps, f[6], &n->ns, "node time"))
+			return -1;
+		if (!ps->ns_lineno)
+			ps->ns_lineno = ps->lineno;
+	}
 	ps->cur_nodes++;
+	return 0;
+}
+
+/* A module reference of the count tool's lines: "-1" or a module id
+ * defined before, as an index into the profile's modules. */
+static int module_ref(struct parser *ps, const char *s, int32_t *out)
+{
+	if (parse_ref(s, ps->nmodule_ids, out) ||
+	    (*out >= 0 && (!ps->module_index || (*out = ps->module_index[*out]) < 0)))
+		return fail(ps, "refers to module '%s', which no module line before it defines",
+			    quote(ps, s));
+	return 0;
+}
+
+static int parse_insn(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	struct wp_insn *in;
+	uint64_t len;
+
+	(void)kw;
+	if (grow(ps, (void **)&p->insns, &ps->cap_insns, p->ninsns, sizeof(*p->insns)))
+		return -1;
+	in = &p->insns[p->ninsns];
+	if (module_ref(ps, f[1], &in->module) ||
+	    hex_number(ps, f[2], &in->offset, "instruction offset") ||
+	    number(ps, f[3], &len, "instruction length") ||
+	    number(ps, f[4], &in->count, "execution count"))
+		return -1;
+	if (len < 1 || len > 15)
+		return fail(ps, "instruction length %llu (x86-64 instructions have 1 to 15 bytes)",
+			    (unsigned long long)len);
+	in->len = (uint32_t)len;
+	p->ninsns++;
+	return 0;
+}
+
+static int parse_edge(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	struct wp_edge *e;
+
+	(void)kw;
+	if (grow(ps, (void **)&p->edges, &ps->cap_edges, p->nedges, sizeof(*p->edges)))
+		return -1;
+	e = &p->edges[p->nedges];
+	if (module_ref(ps, f[1], &e->src_module) ||
+	    hex_number(ps, f[2], &e->src, "edge source") ||
+	    module_ref(ps, f[3], &e->dst_module) ||
+	    hex_number(ps, f[4], &e->dst, "edge target") ||
+	    number(ps, f[6], &e->count, "edge count"))
+		return -1;
+	if (strlen(f[5]) != 1 || !strchr("jcrf", f[5][0]))
+		return fail(ps, "bad edge kind '%s' (expected j, c, r or f)", quote(ps, f[5]));
+	e->kind = f[5][0];
+	p->nedges++;
+	return 0;
+}
+
+static int parse_call(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	struct wp_call *c;
+
+	(void)kw;
+	if (grow(ps, (void **)&p->calls, &ps->cap_calls, p->ncalls, sizeof(*p->calls)))
+		return -1;
+	c = &p->calls[p->ncalls];
+	if (module_ref(ps, f[1], &c->module) ||
+	    hex_number(ps, f[2], &c->offset, "call site offset") ||
+	    number(ps, f[3], &c->below, "instructions below the call"))
+		return -1;
+	p->ncalls++;
 	return 0;
 }
 
@@ -617,7 +698,7 @@ static int parse_magic_again(struct parser *ps, char **f,
 
 /* n and p come first: they are most of the lines. */
 static const struct keyword keywords[] = {
-	{ "n", 6, parse_node, -1, 0, 0 },
+	{ "n", 6, parse_node, -1, 0, 1 },
 	{ "p", 6, parse_pair, -1, 0, 1 },
 	{ "tool", 2, parse_tool, H_TOOL, 0, 0 },
 	{ "source", 2, parse_source, H_SOURCE, 0, 0 },
@@ -634,6 +715,9 @@ static const struct keyword keywords[] = {
 	{ "module", 5, parse_module, -1, 0, 0 },
 	{ "stat", 3, parse_stat, -1, 0, 0 },
 	{ "thread", 4, parse_thread, -1, 0, 0 },
+	{ "i", 5, parse_insn, -1, 0, 0 },
+	{ "e", 7, parse_edge, -1, 0, 0 },
+	{ "c", 4, parse_call, -1, 0, 0 },
 	{ "end", 2, parse_end, -1, 0, 0 },
 	{ MAGIC, 2, parse_magic_again, -1, 0, 0 },
 };
@@ -757,6 +841,14 @@ static int check_header_complete(struct parser *ps)
 	if (ps->p->reach && strcmp(ps->p->source, "timer"))
 		return fail_file(ps, "says reach %llu with source %s (reach is the timer's); " CORRUPT,
 				 (unsigned long long)ps->p->reach, ps->p->source);
+	/* What each tool writes: time on nodes from the sampled run of
+	 * witch cpi, executions from its counting run. */
+	if (ps->ns_lineno && strcmp(ps->p->tool, "time"))
+		return fail_at(ps, ps->ns_lineno, "a node with a time field in a profile of tool %s "
+			       "(only tool time has one)", ps->p->tool);
+	if ((ps->p->ninsns || ps->p->nedges || ps->p->ncalls) && strcmp(ps->p->tool, "count"))
+		return fail_file(ps, "has instruction, edge or call lines but tool %s (only tool "
+				 "count writes them); " CORRUPT, ps->p->tool);
 	return 0;
 }
 
@@ -995,6 +1087,9 @@ void wp_free(struct wp_profile *p)
 		free(p->threads[i].pairs);
 	}
 	free(p->threads);
+	free(p->insns);
+	free(p->edges);
+	free(p->calls);
 	free(p->path);
 	free(p);
 }

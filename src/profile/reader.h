@@ -37,6 +37,7 @@ struct wp_node {
 				   in the file); -1 for none */
 	uint64_t offset;	/* ELF vaddr in module (raw address if none) */
 	uint64_t samples;	/* mu(C): samples taken in this context */
+	uint64_t ns;		/* tool time: CPU nanoseconds those samples stood for */
 };
 
 /*
@@ -50,6 +51,28 @@ struct wp_pair {
 	uint64_t use_milli;
 	uint64_t count;		/* traps that contributed */
 	uint64_t approx_milli;	/* waste only within the float tolerance (optional field) */
+};
+
+/* Tool count (witch cpi's counting run): what the program executed. A
+ * module of -1 has the raw address as its offset. */
+struct wp_insn {
+	int32_t module;		/* index into wp_profile.modules, -1 for none */
+	uint64_t offset;
+	uint32_t len;		/* bytes, 1 to 15 */
+	uint64_t count;		/* executions */
+};
+
+struct wp_edge {
+	int32_t src_module, dst_module;
+	uint64_t src, dst;	/* the source instruction and the target */
+	char kind;		/* 'j' jump, 'c' call, 'r' return, 'f' back after a call */
+	uint64_t count;		/* times taken (0: known but never taken) */
+};
+
+struct wp_call {
+	int32_t module;
+	uint64_t offset;	/* the call instruction */
+	uint64_t below;		/* instructions executed below it (OptiWISE Algorithm 1) */
 };
 
 struct wp_thread {
@@ -82,6 +105,12 @@ struct wp_profile {
 	size_t nstats;
 	struct wp_thread *threads;
 	size_t nthreads;
+	struct wp_insn *insns;	/* tool count */
+	size_t ninsns;
+	struct wp_edge *edges;
+	size_t nedges;
+	struct wp_call *calls;
+	size_t ncalls;
 };
 
 /*

@@ -2,11 +2,11 @@
  * merge.c - fold profiles into one report: identical calling contexts,
  * pairs, modules and stats from any thread or process become one.
  */
+#include "report/err.h"
 #include "report/grow.h"
 #include "report/report.h"
 #include "profile/reader.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +17,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static int error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-#define OOM(err, errlen) error(err, errlen, "out of memory while merging profiles")
+#define OOM(err, errlen) rp_error(err, errlen, "out of memory while merging profiles")
 
 struct wr_report *wr_report_new(void)
 {
@@ -87,36 +77,36 @@ static int same_str(const char *a, const char *b)
  * Strings are interned by hash; the second key counts collisions so that
  * two different strings with the same hash still get their own slots.
  */
-static int intern_module(struct wr_report *r, const struct wp_module *m,
-			 int32_t *out)
+int32_t wr_intern_module(struct wr_report *r, const char *path, const char *build_id)
 {
-	uint64_t h = wr_hash_str(WR_HASH_INIT, m->path);
+	uint64_t h = wr_hash_str(WR_HASH_INIT, path);
 	uint32_t idx;
 	uint64_t k;
 	struct wr_module *nm;
 
-	h = wr_hash_str(h, m->build_id ? m->build_id : "-");
-	for (k = 0; wr_map_get(&r->mod_map, h, k, &idx); k++) {
-		if (!strcmp(r->mods[idx].path, m->path) &&
-		    same_str(r->mods[idx].build_id, m->build_id)) {
-			*out = (int32_t)idx;
-			return 0;
-		}
-	}
+	h = wr_hash_str(h, build_id ? build_id : "-");
+	for (k = 0; wr_map_get(&r->mod_map, h, k, &idx); k++)
+		if (!strcmp(r->mods[idx].path, path) && same_str(r->mods[idx].build_id, build_id))
+			return (int32_t)idx;
 	if (r->nmods >= INT32_MAX ||
 	    wr_grow((void **)&r->mods, &r->cap_mods, r->nmods + 1, sizeof(*r->mods)))
 		return -1;
 	nm = &r->mods[r->nmods];
-	nm->path = strdup(m->path);
-	nm->build_id = m->build_id ? strdup(m->build_id) : NULL;
-	if (!nm->path || (m->build_id && !nm->build_id) ||
+	nm->path = strdup(path);
+	nm->build_id = build_id ? strdup(build_id) : NULL;
+	if (!nm->path || (build_id && !nm->build_id) ||
 	    wr_map_put(&r->mod_map, h, k, (uint32_t)r->nmods)) {
 		free(nm->path);
 		free(nm->build_id);
 		return -1;
 	}
-	*out = (int32_t)r->nmods++;
-	return 0;
+	return (int32_t)r->nmods++;
+}
+
+static int intern_module(struct wr_report *r, const struct wp_module *m, int32_t *out)
+{
+	*out = wr_intern_module(r, m->path, m->build_id);
+	return *out < 0 ? -1 : 0;
 }
 
 static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
@@ -136,6 +126,7 @@ static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
 	c->module = module;
 	c->offset = offset;
 	c->samples = 0;
+	c->ns = 0;
 	*out = (uint32_t)r->nctxs++;
 	return 0;
 }
@@ -210,6 +201,7 @@ static int merge_thread(struct wr_report *r, const struct wp_thread *t,
 			return -1;
 		r->ctxs[ctxof[i]].samples =
 			add_sat(r->ctxs[ctxof[i]].samples, n->samples);
+		r->ctxs[ctxof[i]].ns = add_sat(r->ctxs[ctxof[i]].ns, n->ns);
 	}
 	for (i = 0; i < t->npairs; i++) {
 		const struct wp_pair *wp = &t->pairs[i];
@@ -255,7 +247,7 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 	const struct wr_tool *tool = wr_tool_find(p->tool);
 
 	if (!tool)
-		return error(err, errlen, "%s was written by tool '%s', which "
+		return rp_error(err, errlen, "%s was written by tool '%s', which "
 			     "this witch cannot report; update witch",
 			     p->path, p->tool);
 	if (!r->tool) {
@@ -268,21 +260,21 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 		return 0;
 	}
 	if (tool != r->tool)
-		return error(err, errlen, "%s measured %s (tool %s) but %s "
+		return rp_error(err, errlen, "%s measured %s (tool %s) but %s "
 			     "measured %s (tool %s); report them separately",
 			     p->path, tool->what, tool->name, r->procs[0].file,
 			     r->tool->what, r->tool->name);
 	if (strcmp(p->source, r->source))
-		return error(err, errlen, "%s was sampled by %s but %s by %s; "
+		return rp_error(err, errlen, "%s was sampled by %s but %s by %s; "
 			     "their weights differ, so report them separately",
 			     p->path, p->source, r->procs[0].file, r->source);
 	if (p->spread != r->spread)
-		return error(err, errlen, "%s was sampled with --spread=%llu but %s with "
+		return rp_error(err, errlen, "%s was sampled with --spread=%llu but %s with "
 			     "--spread=%llu; their weights differ, so report them separately",
 			     p->path, (unsigned long long)p->spread, r->procs[0].file,
 			     (unsigned long long)r->spread);
 	if (p->reach != r->reach)
-		return error(err, errlen, "%s was sampled with --reach=%llu but %s with "
+		return rp_error(err, errlen, "%s was sampled with --reach=%llu but %s with "
 			     "--reach=%llu; their weights differ, so report them separately",
 			     p->path, (unsigned long long)p->reach, r->procs[0].file,
 			     (unsigned long long)r->reach);

@@ -31,6 +31,7 @@ struct wr_ctx {
 	int32_t module;		/* index into modules, -1 when none */
 	uint64_t offset;	/* ELF vaddr in module, raw address otherwise */
 	uint64_t samples;	/* mu(C) summed */
+	uint64_t ns;		/* tool time: CPU time its samples stood for, summed */
 };
 
 struct wr_pair {
@@ -102,6 +103,10 @@ void wr_report_free(struct wr_report *r);
  */
 int wr_merge(struct wr_report *r, const struct wp_profile *p,
 	     char *err, size_t errlen);
+
+/* The report's index of the module (path, build_id), added if new; -1
+ * when out of memory. */
+int32_t wr_intern_module(struct wr_report *r, const char *path, const char *build_id);
 
 /* After the last wr_merge(): totals, thread counts and the ranking. */
 int wr_report_finish(struct wr_report *r);

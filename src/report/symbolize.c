@@ -26,10 +26,20 @@
 
 #define DEBUG_BUILD_ID_DIR "/usr/lib/debug/.build-id/"
 
+/* A function symbol: [start, end) in the module. */
+struct func_sym {
+	uint64_t start, end;
+	uint64_t section_end;	/* where a symbol without a size ends at most */
+	const char *name;
+	int rank;		/* of symbols at one address, the lowest names it */
+};
+
 struct sym_module {
 	int state;		/* 0: not tried yet, 1: usable, -1: not */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	struct func_sym *funcs;	/* sorted by start; NULL until first needed */
+	size_t nfuncs;
 };
 
 struct cache_entry {
@@ -48,6 +58,9 @@ struct wr_symbolizer {
 	size_t npool, cap_pool;
 	struct wr_frame *out;	/* what wr_sym_context() returns */
 	size_t cap_out;
+	struct wr_map paths;	/* (comp dir, file) -> index in joined */
+	char **joined;		/* relative source paths joined to their comp dir */
+	size_t njoined, cap_joined;
 };
 
 const char *wr_basename(const char *path)
@@ -79,11 +92,17 @@ void wr_sym_free(struct wr_symbolizer *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->r->nmods; i++)
+	for (i = 0; i < s->r->nmods; i++) {
 		if (s->mods[i].dwfl)
 			dwfl_end(s->mods[i].dwfl);
+		free(s->mods[i].funcs);
+	}
 	free(s->mods);
 	wr_map_free(&s->cache);
+	wr_map_free(&s->paths);
+	while (s->njoined)
+		free(s->joined[--s->njoined]);
+	free(s->joined);
 	free(s->entries);
 	free(s->pool);
 	free(s->out);
@@ -410,6 +429,145 @@ long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
 	}
 	*frames = s->out;
 	return (long)n;
+}
+
+int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module)
+{
+	if (module < 0 || (size_t)module >= s->r->nmods)
+		return 0;
+	if (s->mods[module].state == 0)
+		open_module(s, module);
+	return s->mods[module].state > 0;
+}
+
+/* A source file named relative to its compilation directory, as a path
+ * from here (kept for the symbolizer's life); the name itself otherwise. */
+static const char *source_path(struct wr_symbolizer *s, const char *dir, const char *file)
+{
+	uint32_t i;
+	char *p;
+
+	if (!file || file[0] == '/' || !dir || !*dir)
+		return file;
+	if (wr_map_get(&s->paths, (uint64_t)(uintptr_t)dir, (uint64_t)(uintptr_t)file, &i))
+		return s->joined[i];
+	if (wr_grow((void **)&s->joined, &s->cap_joined, s->njoined + 1, sizeof(*s->joined)) ||
+	    asprintf(&p, "%s/%s", dir, file) < 0)
+		return file;
+	if (wr_map_put(&s->paths, (uint64_t)(uintptr_t)dir, (uint64_t)(uintptr_t)file,
+		       (uint32_t)s->njoined)) {
+		free(p);
+		return file;
+	}
+	s->joined[s->njoined++] = p;
+	return p;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct func_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/*
+ * The module's function symbols, sorted once: libdwfl's own lookup
+ * searches the whole table each time, which over the instructions of a
+ * large program (python3) took most of witch report's time. At one
+ * address the global symbol names it, then a weak one, then a local one,
+ * as libdwfl prefers. A symbol without a size (an assembly label) runs
+ * to the next one, within its section.
+ */
+static void load_funcs(struct sym_module *sm)
+{
+	int n = dwfl_module_getsymtab(sm->mod), i;
+	size_t k, m = 0;
+
+	sm->funcs = calloc(n > 0 ? (size_t)n : 1, sizeof(*sm->funcs));
+	if (!sm->funcs)
+		return;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		GElf_Shdr sh;
+		Elf *elf = NULL;
+		const char *name = dwfl_module_getsym_info(sm->mod, i, &sym, &addr, &shndx, &elf, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		Elf_Scn *scn;
+
+		if (!name || !*name || shndx == SHN_UNDEF || shndx == (GElf_Word)-1 ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    !elf || !(scn = elf_getscn(elf, shndx)) || !gelf_getshdr(scn, &sh) ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		sm->funcs[m].start = addr;
+		sm->funcs[m].end = addr + sym.st_size;
+		sm->funcs[m].section_end = addr - sym.st_value + sh.sh_addr + sh.sh_size;
+		sm->funcs[m].name = name;
+		sm->funcs[m].rank = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 0
+				    : GELF_ST_BIND(sym.st_info) == STB_WEAK ? 1 : 2;
+		m++;
+	}
+	qsort(sm->funcs, m, sizeof(*sm->funcs), by_start);
+	/* One per address, and sizes for those without. */
+	for (k = 0, sm->nfuncs = 0; k < m; k++) {
+		if (sm->nfuncs && sm->funcs[sm->nfuncs - 1].start == sm->funcs[k].start)
+			continue;
+		sm->funcs[sm->nfuncs++] = sm->funcs[k];
+	}
+	for (k = 0; k < sm->nfuncs; k++) {
+		struct func_sym *f = &sm->funcs[k];
+
+		if (f->end > f->start)
+			continue;
+		f->end = f->section_end;
+		if (k + 1 < sm->nfuncs && sm->funcs[k + 1].start < f->end)
+			f->end = sm->funcs[k + 1].start;
+	}
+}
+
+/* The function symbol holding offset, or NULL. */
+static const struct func_sym *func_at(struct sym_module *sm, uint64_t offset)
+{
+	size_t lo = 0, hi;
+
+	if (!sm->funcs)
+		load_funcs(sm);
+	hi = sm->funcs ? sm->nfuncs : 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sm->funcs[mid].start <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && offset < sm->funcs[lo - 1].end ? &sm->funcs[lo - 1] : NULL;
+}
+
+void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int with_symbol,
+		 struct wr_addr_info *info)
+{
+	const struct func_sym *f;
+	Dwfl_Module *mod;
+	Dwfl_Line *dl;
+
+	memset(info, 0, sizeof(*info));
+	if (!wr_sym_module_ok(s, module))
+		return;
+	mod = s->mods[module].mod;
+	if (with_symbol && (f = func_at(&s->mods[module], offset))) {
+		info->function = f->name;
+		info->start = f->start;
+		info->end = f->end;
+	}
+	dl = dwfl_module_getsrc(mod, offset);
+	if (dl)
+		info->file = source_path(s, dwfl_line_comp_dir(dl),
+					 dwfl_lineinfo(dl, NULL, &info->line, NULL, NULL, NULL));
 }
 
 int wr_sym_ranked(struct wr_symbolizer *s, size_t top)

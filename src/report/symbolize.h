@@ -48,6 +48,24 @@ long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
  */
 int wr_sym_ranked(struct wr_symbolizer *s, size_t top);
 
+/* What one address is: the ELF symbol holding it, and its source line. */
+struct wr_addr_info {
+	const char *function;	/* the symbol's name, NULL when none */
+	uint64_t start, end;	/* the symbol's offsets in the module (end: past it) */
+	const char *file;	/* NULL when unknown */
+	int line;		/* 0 when unknown */
+};
+
+/* Fill *info for the code at offset in module (an offset, not a return
+ * address). Strings live as long as the symbolizer. A symbol lookup
+ * searches the whole table: with_symbol 0 skips it (function NULL). */
+void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int with_symbol,
+		 struct wr_addr_info *info);
+
+/* Is the module's file readable and the one profiled (a build-id that
+ * matches, or none recorded)? Opens it if need be. */
+int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module);
+
 /* Last path component, for short labels. */
 const char *wr_basename(const char *path);
 

@@ -25,6 +25,11 @@ static const struct wr_tool tools[] = {
 	  .exhaustive = 1 },
 	{ .name = "loadspy", .method = "LoadSpy, exhaustive", LOAD,
 	  .exhaustive = 1 },
+	/* witch cpi's two runs (report/cpi.h reports them). */
+	{ .name = "time", .what = "time per execution", .method = "witch cpi, sampled run",
+	  .access = "instruction", .accessed = "executed" },
+	{ .name = "count", .what = "time per execution", .method = "witch cpi, counting run",
+	  .access = "instruction", .accessed = "executed", .exhaustive = 1 },
 };
 
 const struct wr_tool *wr_tool_find(const char *name)

@@ -20,6 +20,7 @@ struct wt_cct_node {
 	uint32_t mu;		/* samples taken here */
 	uint32_t pad;
 	double eta;		/* samples already represented by traps */
+	uint64_t ns;		/* samples only (witch cpi): CPU time its samples stood for */
 };
 
 struct wt_pair {

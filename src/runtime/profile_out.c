@@ -60,11 +60,11 @@ static void write_args(void)
 	}
 }
 
-static const char *craft_name(void)
+static const char *tool_name(void)
 {
 	static const char *names[] = { "dead", "silent", "load" };
 
-	return names[wt_cfg.craft];
+	return wt_cfg.samples_only ? "time" : names[wt_cfg.craft];
 }
 
 /* Give each module that some node refers to an id, in order of first use. */
@@ -94,6 +94,52 @@ static void write_modules(int nmods)
 	}
 }
 
+/* The crafts' counters (docs/profile-format.md). */
+static void write_craft_stats(const struct wt_stats *s)
+{
+	core_profile_stat(&out, "samples_no_access", s->samples_no_access);
+	core_profile_stat(&out, "samples_out_of_reach", s->samples_out_of_reach);
+	core_profile_stat(&out, "samples_skipped_implicit", s->samples_skipped_implicit);
+	core_profile_stat(&out, "samples_reservoir_dropped", s->samples_reservoir_dropped);
+	core_profile_stat(&out, "samples_unwind_failed", s->samples_unwind_failed);
+	core_profile_stat(&out, "watchpoints_armed", s->watchpoints_armed);
+	core_profile_stat(&out, "probe_traps", s->probe_traps);
+	core_profile_stat(&out, "probes_missed", s->probes_missed);
+	core_profile_stat(&out, "traps", s->traps);
+	core_profile_stat(&out, "self_traps", s->self_traps);
+	core_profile_stat(&out, "traps_unresolved", s->traps_unresolved);
+	core_profile_stat(&out, "traps_lost", s->traps_lost);
+	core_profile_stat(&out, "stores_ignored", s->stores_ignored);
+	core_profile_stat(&out, "handler_ns", s->handler_ns);
+	core_profile_stat(&out, "arm_failed", s->arm_failed);
+	core_profile_stat(&out, "watches_released", s->watches_released);
+	core_profile_stat(&out, "syscall_buffer_hits", s->syscall_buffer_hits);
+	core_profile_stat(&out, "traps_witch", s->traps_witch);
+	core_profile_stat(&out, "traps_masked_off", s->traps_masked_off);
+	if (wt_cfg.pmu) {
+		core_profile_stat(&out, "pmu_samples_other", s->pmu_samples_other);
+		core_profile_stat(&out, "pmu_samples_lost", s->pmu_samples_lost);
+	}
+	if (wt_pages_mode) {
+		core_profile_stat(&out, "false_faults", s->false_faults);
+		core_profile_stat(&out, "watches_ended", s->watches_ended);
+		core_profile_stat(&out, "steps", s->steps);
+		core_profile_stat(&out, "samples_in_witch_time", s->samples_in_witch_time);
+		core_profile_stat(&out, "syscalls_stepped", s->syscalls_stepped);
+	}
+}
+
+/* witch cpi's sampled run. */
+static void write_time_stats(const struct wt_stats *s)
+{
+	core_profile_stat(&out, "samples_unwind_failed", s->samples_unwind_failed);
+	core_profile_stat(&out, "sampled_ns", s->sampled_ns);
+	core_profile_stat(&out, "samples_own_code", s->samples_own_code);
+	core_profile_stat(&out, "own_code_ns", s->own_code_ns);
+	core_profile_stat(&out, "handler_ns", s->handler_ns);
+	core_profile_stat(&out, "nominal_khz", wt_cfg.nominal_khz);
+}
+
 static void write_stats(void)
 {
 	struct wt_stats sum;
@@ -114,20 +160,10 @@ static void write_stats(void)
 		pairs_dropped += t->cct.pairs_dropped;
 	}
 	core_profile_stat(&out, "samples", sum.samples);
-	core_profile_stat(&out, "samples_no_access", sum.samples_no_access);
-	core_profile_stat(&out, "samples_out_of_reach", sum.samples_out_of_reach);
-	core_profile_stat(&out, "samples_skipped_implicit", sum.samples_skipped_implicit);
-	core_profile_stat(&out, "samples_reservoir_dropped", sum.samples_reservoir_dropped);
-	core_profile_stat(&out, "samples_unwind_failed", sum.samples_unwind_failed);
-	core_profile_stat(&out, "watchpoints_armed", sum.watchpoints_armed);
-	core_profile_stat(&out, "probe_traps", sum.probe_traps);
-	core_profile_stat(&out, "probes_missed", sum.probes_missed);
-	core_profile_stat(&out, "traps", sum.traps);
-	core_profile_stat(&out, "self_traps", sum.self_traps);
-	core_profile_stat(&out, "traps_unresolved", sum.traps_unresolved);
-	core_profile_stat(&out, "traps_lost", sum.traps_lost);
-	core_profile_stat(&out, "stores_ignored", sum.stores_ignored);
-	core_profile_stat(&out, "handler_ns", sum.handler_ns);
+	if (wt_cfg.samples_only)
+		write_time_stats(&sum);
+	else
+		write_craft_stats(&sum);
 	{
 		struct rusage ru;
 
@@ -135,27 +171,12 @@ static void write_stats(void)
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
 			core_profile_stat(&out, "peak_rss_kb", (uint64_t)ru.ru_maxrss);
 	}
-	core_profile_stat(&out, "arm_failed", sum.arm_failed);
-	core_profile_stat(&out, "watches_released", sum.watches_released);
-	core_profile_stat(&out, "syscall_buffer_hits", sum.syscall_buffer_hits);
-	core_profile_stat(&out, "traps_witch", sum.traps_witch);
-	core_profile_stat(&out, "traps_masked_off", sum.traps_masked_off);
-	if (wt_cfg.pmu) {
-		core_profile_stat(&out, "pmu_samples_other", sum.pmu_samples_other);
-		core_profile_stat(&out, "pmu_samples_lost", sum.pmu_samples_lost);
-	}
-	if (wt_pages_mode) {
-		core_profile_stat(&out, "false_faults", sum.false_faults);
-		core_profile_stat(&out, "watches_ended", sum.watches_ended);
-		core_profile_stat(&out, "steps", sum.steps);
-		core_profile_stat(&out, "samples_in_witch_time", sum.samples_in_witch_time);
-		core_profile_stat(&out, "syscalls_stepped", sum.syscalls_stepped);
-	}
 	core_profile_stat(&out, "threads", threads);
 	core_profile_stat(&out, "threads_unsampled", (uint64_t)unsampled_threads);
 	core_profile_stat(&out, "nodes_dropped", dropped);
 	core_profile_stat(&out, "frames_truncated", truncated);
-	core_profile_stat(&out, "pairs_dropped", pairs_dropped);
+	if (!wt_cfg.samples_only)
+		core_profile_stat(&out, "pairs_dropped", pairs_dropped);
 }
 
 static void write_thread(const struct wt_thread *t, int nmods)
@@ -169,8 +190,12 @@ static void write_thread(const struct wt_thread *t, int nmods)
 		const struct wt_cct_node *n = &c->nodes[i];
 		int m = wt_modules_find(mods, nmods, n->pc);
 
-		core_profile_node(&out, i, n->parent, m >= 0 ? mods[m].id : -1,
-				  m >= 0 ? n->pc - mods[m].bias : n->pc, n->mu);
+		if (wt_cfg.samples_only)
+			core_profile_node_ns(&out, i, n->parent, m >= 0 ? mods[m].id : -1,
+					     m >= 0 ? n->pc - mods[m].bias : n->pc, n->mu, n->ns);
+		else
+			core_profile_node(&out, i, n->parent, m >= 0 ? mods[m].id : -1,
+					  m >= 0 ? n->pc - mods[m].bias : n->pc, n->mu);
 	}
 	for (i = 0; i < c->npairs; i++) {
 		const struct wt_pair *p = &c->pairs[i];
@@ -206,7 +231,7 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 	core_fmt_init(&out.out, out_buf, sizeof(out_buf), core_outfile_sink, &fd);
 	out.lines = 0;
 	core_profile_kv(&out, "WITCH-PROFILE", "1");
-	core_profile_kv(&out, "tool", craft_name());
+	core_profile_kv(&out, "tool", tool_name());
 	if (wt_cfg.pmu) {
 		core_profile_kv(&out, "source", "pmu");
 		core_profile_kv_u64(&out, "rate_hz", 0);
@@ -218,10 +243,12 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 		core_profile_kv(&out, "source", "timer");
 		core_profile_kv_u64(&out, "rate_hz", period ? 0 : (uint64_t)wt_cfg.rate_hz);
 		core_profile_kv_u64(&out, "period", period);
-		core_profile_kv_u64(&out, "spread", (uint64_t)wt_cfg.spread);
-		core_profile_kv_u64(&out, "reach", (uint64_t)wt_cfg.reach);
+		if (!wt_cfg.samples_only) {
+			core_profile_kv_u64(&out, "spread", (uint64_t)wt_cfg.spread);
+			core_profile_kv_u64(&out, "reach", (uint64_t)wt_cfg.reach);
+		}
 	}
-	core_profile_kv_u64(&out, "registers", (uint64_t)wt_cfg.registers);
+	core_profile_kv_u64(&out, "registers", wt_cfg.samples_only ? 0 : (uint64_t)wt_cfg.registers);
 	core_profile_kv_u64(&out, "pid", (uint64_t)getpid());
 	core_profile_kv_u64(&out, "start_ns", start_ns);
 	core_profile_kv_u64(&out, "end_ns", core_clock_ns(CLOCK_REALTIME));

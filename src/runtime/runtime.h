@@ -37,6 +37,8 @@ struct wt_config {
 				   instructions on, or stands for none (0: no limit) */
 	int use_perf_clock;	/* 1: perf task-clock source, 0: POSIX CPU timer */
 	int pmu;		/* --source=pmu: pmu_attr samples, not a timer */
+	int samples_only;	/* witch cpi: time samples, no probe or watchpoints */
+	uint64_t nominal_khz;	/* witch cpi: the CPU's nominal frequency, 0 if unknown */
 	struct perf_event_attr pmu_attr;
 	uintptr_t own_text_lo, own_text_hi;	/* libwitch.so's code: no access there is the program's */
 	char outdir[4096];
@@ -72,6 +74,9 @@ struct wt_stats {
 					   an address, or one the craft cannot judge after it ran */
 	uint64_t pmu_samples_lost;	/* --source=pmu: lost by the kernel, or several per signal */
 	uint64_t traps_masked_off;	/* a masked access whose mask left the watched bytes alone */
+	uint64_t sampled_ns;		/* samples only: CPU time the samples stood for */
+	uint64_t samples_own_code;	/* samples only: in witch's own code, not the program's */
+	uint64_t own_code_ns;		/* ... and their time */
 };
 
 /* WT_SLOT_KERNEL: LoadCraft's watch, disabled while a system call reads or
@@ -184,6 +189,9 @@ struct wt_thread {
 	struct wd_pc_cache *pc_cache;
 	struct wt_stats st;
 	uint64_t handler_ns_since_sample;	/* handler CPU time since the timer was armed */
+	uint64_t cpu_mark;		/* samples only: thread CPU time when the last
+					   sample's handler ended (or the thread began) */
+	uint64_t cpu_now;		/* samples only: ... and when this one's began */
 	stack_t altstack;
 	/* --watch=pages (pagewatch.c) */
 	volatile char sud_selector;	/* syscall user dispatch: 1 blocks system calls */

@@ -10,6 +10,12 @@
  * task-clock sample) but it fires at most once per kernel tick (250 a
  * second with HZ=250), where the task clock has no such limit.
  * With --source=pmu the CPU samples accesses itself (pmu.c).
+ *
+ * witch cpi's sampled run takes the samples alone: each is the calling
+ * context of the interrupted instruction, weighed by the thread's CPU
+ * time since its previous sample (as OptiWISE weighs perf's samples by
+ * the cycles since the last), so that the randomized intervals, and any
+ * time a sample was late, count for what they were.
  */
 #include <string.h>
 #include <sys/ioctl.h>
@@ -110,12 +116,49 @@ void wt_sampler_stop(struct wt_thread *t)
 	}
 }
 
+/*
+ * A sample of the sampled run. Where the stack cannot be followed the
+ * instruction alone is kept, with its time. The time spent in witch's
+ * own wrappers is not the program's: the counting run never runs them.
+ */
+static void time_sample(struct wt_thread *t, ucontext_t *uc)
+{
+	uintptr_t pcs[WT_MAX_FRAMES], start, end;
+	uint64_t ns = t->cpu_now - t->cpu_mark;
+	uint32_t node;
+	int n;
+
+	t->st.samples++;
+	arm_timer(t);
+	n = wt_unwind(uc, pcs, WT_MAX_FRAMES, &start, &end);
+	if (n == 0) {
+		t->st.samples_unwind_failed++;
+		pcs[0] = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+		n = 1;
+	}
+	if (wt_own_code(pcs[0])) {
+		t->st.samples_own_code++;
+		t->st.own_code_ns += ns;
+		return;
+	}
+	if (n == WT_MAX_FRAMES)
+		t->cct.frames_truncated++;
+	node = wt_cct_path(&t->cct, pcs, n);
+	t->cct.nodes[node].mu++;
+	t->cct.nodes[node].ns += ns;
+	t->st.sampled_ns += ns;
+}
+
 void wt_on_sample(struct wt_thread *t, ucontext_t *uc)
 {
 	uintptr_t pcs[WT_MAX_FRAMES], start, end;
 	unsigned paused;
 	int n;
 
+	if (wt_cfg.samples_only) {
+		time_sample(t, uc);
+		return;
+	}
 	if (wt_cfg.pmu) {
 		wt_pmu_on_sample(t, uc);
 		return;

@@ -73,7 +73,8 @@ struct wt_thread *wt_self_watching(void)
 {
 	struct wt_thread *t = self;
 
-	return t && t->ready && !wt_stopping && !wt_pages_mode && !handler_depth ? t : NULL;
+	return t && t->ready && !wt_stopping && !wt_pages_mode && !wt_cfg.samples_only &&
+			       !handler_depth ? t : NULL;
 }
 
 /* The raw system call: the program's sigprocmask is interposed. */
@@ -105,13 +106,15 @@ static void *map(size_t bytes)
 }
 
 /* CPU time a handler took: the sampler keeps witch's share of the thread's
- * CPU time bounded with it, and the profile reports it. */
-static void charge(struct wt_thread *t, uint64_t start)
+ * CPU time bounded with it, and the profile reports it. Returns the
+ * thread's CPU time now. */
+static uint64_t charge(struct wt_thread *t, uint64_t start)
 {
-	uint64_t ns = core_clock_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+	uint64_t now = core_clock_ns(CLOCK_THREAD_CPUTIME_ID), ns = now - start;
 
 	t->st.handler_ns += ns;
 	t->handler_ns_since_sample += ns;
+	return now;
 }
 
 static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
@@ -131,13 +134,15 @@ static void on_sample_signal(int sig, siginfo_t *si, void *ucv)
 	handler_depth++;
 	if (t) {
 		start = core_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		t->cpu_now = start;
 		wt_pmu_pause(t);
 		if (wt_pages_mode && wt_pages_in_own_time(t, ucv))
 			wt_sampler_skip(t);
 		else
 			wt_on_sample(t, ucv);
 		wt_pmu_resume(t);
-		charge(t, start);
+		/* The next sample weighs the program's time from here. */
+		t->cpu_mark = charge(t, start);
 	}
 	handler_depth--;
 	errno = saved;
@@ -288,24 +293,29 @@ int wt_thread_start(void)
 		return -1;
 	}
 	/* One register is the probe's; the others watch. PMU samples
-	 * arrive at their access, with no probe to lead them there. */
-	t->nslots = wt_cfg.pmu ? nregisters : nregisters - 1;
+	 * arrive at their access, with no probe to lead them there. The
+	 * samples of witch cpi watch nothing. */
+	t->nslots = wt_cfg.samples_only ? 0 : wt_cfg.pmu ? nregisters : nregisters - 1;
 	for (i = 0; i < WT_MAX_SLOTS; i++)
 		t->slot[i].fd = -1;
 	t->probe.reg.fd = -1;
 	t->pmu_fd = -1;
 	wt_reservoir_init(&t->reservoir, (unsigned)t->nslots);
 	t->rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)t->tid << 17) ^ (uint64_t)(uintptr_t)t;
-	t->pc_cache = map(wd_pc_cache_bytes(PC_CACHE_ENTRIES));
+	if (!wt_cfg.samples_only)
+		t->pc_cache = map(wd_pc_cache_bytes(PC_CACHE_ENTRIES));
 	t->altstack.ss_sp = map(ALTSTACK_BYTES);
 	t->altstack.ss_size = ALTSTACK_BYTES;
-	if (!t->pc_cache || !t->altstack.ss_sp || wt_cct_init(&t->cct, CCT_NODES, CCT_PAIRS) < 0 ||
+	if ((!t->pc_cache && !wt_cfg.samples_only) || !t->altstack.ss_sp ||
+	    wt_cct_init(&t->cct, CCT_NODES, wt_cfg.samples_only ? 1 : CCT_PAIRS) < 0 ||
 	    sigaltstack(&t->altstack, NULL) < 0) {
 		__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
 		wt_count_unsampled_thread();
 		return -1;
 	}
-	wd_pc_cache_init(t->pc_cache, PC_CACHE_ENTRIES);
+	if (t->pc_cache)
+		wd_pc_cache_init(t->pc_cache, PC_CACHE_ENTRIES);
+	t->cpu_mark = core_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	CORE_THREAD_PUSH(all_threads, t);
 	self = t;
 	core_thread_mark(t);
@@ -382,6 +392,16 @@ static int read_config(void)
 {
 	const char *craft = getenv(ENV_CRAFT), *out = getenv(ENV_OUT);
 
+	wt_cfg.samples_only = core_env_is(ENV_SAMPLES_ONLY, "1");
+	if (wt_cfg.samples_only) {
+		if (!out)
+			return -1;
+		wt_cfg.rate_hz = core_env_long(ENV_RATE, CPI_DEFAULT_RATE, 1, LONG_MAX);
+		wt_cfg.use_perf_clock = wt_cfg.rate_hz > 250;
+		wt_cfg.nominal_khz = (uint64_t)core_env_long(ENV_NOMINAL_KHZ, 0, 0, LONG_MAX);
+		strncpy(wt_cfg.outdir, out, sizeof(wt_cfg.outdir) - 1);
+		return 0;
+	}
 	if (!craft || !out)
 		return -1;
 	if (!strcmp(craft, "dead"))
@@ -496,14 +516,19 @@ __attribute__((constructor)) static void witch_init(void)
 		return;
 	wt_cfg.own_text_lo = (uintptr_t)__ehdr_start;
 	wt_cfg.own_text_hi = (uintptr_t)__etext;
-	/* --watch=pages stands in for all four registers. */
-	nregisters = wt_pages_mode ? WT_MAX_SLOTS : wt_debug_registers();
-	if (nregisters > wt_cfg.registers)
-		nregisters = wt_cfg.registers;
-	if (nregisters > WT_MAX_SLOTS)
-		nregisters = WT_MAX_SLOTS;
-	if (nregisters < 2)
-		return;
+	/* --watch=pages stands in for all four registers; witch cpi's
+	 * samples need none. */
+	if (wt_cfg.samples_only) {
+		nregisters = 0;
+	} else {
+		nregisters = wt_pages_mode ? WT_MAX_SLOTS : wt_debug_registers();
+		if (nregisters > wt_cfg.registers)
+			nregisters = wt_cfg.registers;
+		if (nregisters > WT_MAX_SLOTS)
+			nregisters = WT_MAX_SLOTS;
+		if (nregisters < 2)
+			return;
+	}
 	wd_init();
 	wt_unwind_init();
 	wt_sig_trap = SIGRTMAX - 2;	/* lower number: delivered before a pending sample */
@@ -526,6 +551,7 @@ __attribute__((constructor)) static void witch_init(void)
 		/* Programs this one starts are not profiled. */
 		unsetenv("LD_PRELOAD");
 		unsetenv(ENV_CRAFT);
+		unsetenv(ENV_SAMPLES_ONLY);
 	}
 	core_threads_init(0);
 	pthread_atfork(NULL, NULL, after_fork_child);

@@ -93,6 +93,8 @@ void spy_thread_exit(ThreadId tid)
 	/* The record stays on spy_threads for the profile; a later thread
 	 * with the same ThreadId gets a new one. */
 	if (tid < ntids && by_tid[tid]) {
+		if (spy_cfg.tool == SPY_COUNT)
+			cnt_thread_exit(by_tid[tid]);
 		if (spy_cur == by_tid[tid])
 			spy_cur = NULL;
 		by_tid[tid] = NULL;
@@ -112,6 +114,7 @@ void spy_threads_after_fork(ThreadId tid)
 			continue;
 		VG_(free)(t->f);
 		spy_pairs_free(&t->pairs);
+		cnt_thread_free(t);
 		VG_(free)(t);
 	}
 	VG_(memset)(by_tid, 0, ntids * sizeof(*by_tid));
@@ -135,6 +138,8 @@ static void pop(SpyThread *t)
 
 	if (UNLIKELY(f->realloc_pending))
 		spy_realloc_done(t, f);
+	if (f->call)
+		cnt_frame_popped(t, f);
 }
 
 /* Drop the frames the stack pointer has left behind. */
@@ -186,15 +191,12 @@ UInt spy_site_resolve(SpySite *s)
 	return s->handle;
 }
 
-/* At the end of a superblock ending in a call; sp points at the pushed
- * return address. */
-VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp)
+SpyFrame *spy_frame_push(SpyThread *t, Addr ret, Addr sp, UInt node)
 {
-	SpyThread *t = spy_cur;
 	SpyFrame *f;
-	UInt parent;
 
-	/* A frame at or below this slot is over: the call reuses its place. */
+	/* A frame at or below this slot is over: the call reuses its place.
+	 * (t is the running thread, whose limit spy_cur_limit mirrors.) */
 	if (sp >= spy_cur_limit)
 		spy_unwind(t, sp + 1);
 	if (t->depth == t->cap) {
@@ -202,24 +204,39 @@ VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp)
 		t->f = VG_(realloc)("witchspy.frames", t->f, t->cap * sizeof(SpyFrame));
 	}
 	f = &t->f[t->depth];
-	f->ret = cs->ret;
+	f->ret = ret;
 	f->slot = sp;
+	f->node = node;
+	f->realloc_pending = 0;
+	f->call = NULL;
+	t->depth++;
+	mirror(t);
+	return f;
+}
+
+/* At the end of a superblock ending in a call; sp points at the pushed
+ * return address. */
+VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp)
+{
+	SpyThread *t = spy_cur;
+	UInt parent, node;
+
+	if (sp >= spy_cur_limit)
+		spy_unwind(t, sp + 1);
 	parent = spy_thread_node(t);
 	if (cs->parent == parent) {
-		f->node = cs->child;
+		node = cs->child;
 	} else {
 		ULong dropped = spy_nodes_dropped;
 
-		f->node = spy_cct_child(parent, cs->ret, DT_INT);
+		node = spy_cct_child(parent, cs->ret, DT_INT);
 		/* A full tree's stand-in is not the child: count each drop. */
 		if (dropped == spy_nodes_dropped) {
 			cs->parent = parent;
-			cs->child = f->node;
+			cs->child = node;
 		}
 	}
-	f->realloc_pending = 0;
-	t->depth++;
-	mirror(t);
+	spy_frame_push(t, cs->ret, sp, node);
 }
 
 void spy_signal_enter(ThreadId tid, Bool alt)

@@ -9,6 +9,7 @@
  * before the end is still named in the profile.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -96,8 +97,55 @@ static void grow_node_hash(void)
 	}
 }
 
+static Int add_module(const HChar *path, Addr bias, Addr lo, Addr hi)
+{
+	if (spy_nmods == mods_cap) {
+		mods_cap = mods_cap ? 2 * mods_cap : 32;
+		spy_mods = VG_(realloc)("witchspy.mods", spy_mods, mods_cap * sizeof(SpyModule));
+	}
+	spy_mods[spy_nmods].path = VG_(strdup)("witchspy.mods.path", path);
+	spy_mods[spy_nmods].bias = bias;
+	spy_mods[spy_nmods].lo = lo;
+	spy_mods[spy_nmods].hi = hi;
+	spy_mods[spy_nmods].id = -1;
+	return last_mod = spy_nmods++;
+}
+
+/*
+ * Code outside .text and the PLT (.init, .plt.got, .plt.sec): the object
+ * whose executable mapping holds pc, by the mapped file's name. Its
+ * module takes the whole mapping, so pc is found at once next time.
+ */
+static Int module_of_mapping(Addr pc)
+{
+	NSegment const *seg = VG_(am_find_nsegment)(pc);
+	const DebugInfo *di;
+	const HChar *file;
+	Addr bias;
+	Int i;
+
+	if (!seg || !seg->hasX || !(file = VG_(am_get_filename)(seg)))
+		return -1;
+	for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
+		if (VG_(DebugInfo_get_filename)(di) &&
+		    !VG_(strcmp)(VG_(DebugInfo_get_filename)(di), file))
+			break;
+	if (!di)
+		return -1;
+	bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
+	for (i = 0; i < spy_nmods; i++)
+		if (spy_mods[i].bias == bias && !VG_(strcmp)(spy_mods[i].path, file)) {
+			if (seg->start < spy_mods[i].lo)
+				spy_mods[i].lo = seg->start;
+			if (seg->end + 1 > spy_mods[i].hi)
+				spy_mods[i].hi = seg->end + 1;
+			return last_mod = i;
+		}
+	return add_module(file, bias, seg->start, seg->end + 1);
+}
+
 /* The object holding pc, as an index in spy_mods, or -1. */
-static Int module_of(Addr pc)
+Int spy_module_of(Addr pc)
 {
 	DebugInfo *di;
 	const HChar *path;
@@ -112,7 +160,7 @@ static Int module_of(Addr pc)
 			return last_mod = i;
 	di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), pc);
 	if (!di)
-		return -1;
+		return module_of_mapping(pc);
 	path = VG_(DebugInfo_get_filename)(di);
 	lo = VG_(DebugInfo_get_text_avma)(di);
 	hi = lo + VG_(DebugInfo_get_text_size)(di);
@@ -125,18 +173,9 @@ static Int module_of(Addr pc)
 	if (plt_size && plt + plt_size > hi)
 		hi = plt + plt_size;
 	if (!path || pc < lo || pc >= hi)
-		return -1;
-	if (spy_nmods == mods_cap) {
-		mods_cap = mods_cap ? 2 * mods_cap : 32;
-		spy_mods = VG_(realloc)("witchspy.mods", spy_mods, mods_cap * sizeof(SpyModule));
-	}
-	spy_mods[spy_nmods].path = VG_(strdup)("witchspy.mods.path", path);
+		return module_of_mapping(pc);
 	/* All segments of an ELF object share one bias; the text's is it. */
-	spy_mods[spy_nmods].bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
-	spy_mods[spy_nmods].lo = lo;
-	spy_mods[spy_nmods].hi = hi;
-	spy_mods[spy_nmods].id = -1;
-	return last_mod = spy_nmods++;
+	return add_module(path, (Addr)VG_(DebugInfo_get_text_bias)(di), lo, hi);
 }
 
 UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
@@ -158,7 +197,7 @@ UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 	id = spy_nnodes++;
 	spy_nodes[id].pc = pc;
 	spy_nodes[id].parent = parent;
-	spy_nodes[id].module = module_of(pc);
+	spy_nodes[id].module = spy_module_of(pc);
 	spy_nodes[id].dtype = dtype;
 	node_hash[h].pc = pc;
 	node_hash[h].parent = parent;

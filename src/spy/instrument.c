@@ -701,6 +701,8 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 	(void)archinfo;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("witchspy supports amd64 only");
+	if (spy_cfg.tool == SPY_COUNT)
+		return cnt_instrument(in, layout);
 	spy_st.superblocks++;
 	for (i = 0; i < in->stmts_used; i++)
 		nimarks += in->stmts[i]->tag == Ist_IMark;

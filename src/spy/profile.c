@@ -181,7 +181,7 @@ static void write_thread(const struct tlist *l)
 
 static const HChar *tool_name(void)
 {
-	static const HChar *names[] = { "deadspy", "redspy", "loadspy" };
+	static const HChar *names[] = { "deadspy", "redspy", "loadspy", "count" };
 
 	return names[spy_cfg.tool];
 }
@@ -198,6 +198,23 @@ static void write_args(void)
 	}
 }
 
+void spy_profile_modules(struct core_profile *p)
+{
+	Int k, m, n = 0;
+
+	for (m = 0; m < spy_nmods; m++)
+		n += spy_mods[m].id >= 0;
+	for (k = 0; k < n; k++) {
+		HChar id[CORE_BUILD_ID_HEX];
+
+		for (m = 0; spy_mods[m].id != k; m++)
+			;
+		build_id(spy_mods[m].path, id);
+		core_profile_module(p, spy_mods[m].id, id, spy_mods[m].bias, spy_mods[m].path);
+	}
+}
+
+/* Ids for the modules the threads' nodes are in, in order of first use. */
 static void write_modules(struct tlist *lists, UInt nt)
 {
 	UInt i, k;
@@ -211,14 +228,7 @@ static void write_modules(struct tlist *lists, UInt nt)
 			if (m >= 0 && spy_mods[m].id < 0)
 				spy_mods[m].id = next++;
 		}
-	for (k = 0; k < (UInt)next; k++) {
-		HChar id[CORE_BUILD_ID_HEX];
-
-		for (m = 0; spy_mods[m].id != (Int)k; m++)
-			;
-		build_id(spy_mods[m].path, id);
-		core_profile_module(&o, spy_mods[m].id, id, spy_mods[m].bias, spy_mods[m].path);
-	}
+	spy_profile_modules(&o);
 }
 
 static void write_stats(UInt nthreads)
@@ -312,10 +322,14 @@ const HChar *spy_profile_write(Bool complete)
 	core_profile_kv_u64(&o, "end_ns", now_ns());
 	core_profile_kv(&o, "status", complete ? "complete" : "incomplete");
 	write_args();
-	write_modules(lists, nt);
-	write_stats(nt);
-	for (k = 0; k < nt; k++)
-		write_thread(&lists[k]);
+	if (spy_cfg.tool == SPY_COUNT) {
+		cnt_write(&o);
+	} else {
+		write_modules(lists, nt);
+		write_stats(nt);
+		for (k = 0; k < nt; k++)
+			write_thread(&lists[k]);
+	}
 	failed = core_profile_end(&o) < 0;
 	VG_(close)(fd);
 	if (failed || VG_(rename)(tmp, path) != 0) {

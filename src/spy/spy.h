@@ -12,6 +12,10 @@
  *                of them, modules
  *   heap.c       glibc free/realloc: freed blocks forget their history
  *   profile.c    the profile file (docs/profile-format.md)
+ *   count.c, count_calls.c, count_out.c
+ *                witch cpi's counting run (--witch-tool=count): every
+ *                instruction's executions, edges and calls, and its
+ *                profile's records
  */
 #ifndef WITCHSPY_H
 #define WITCHSPY_H
@@ -19,7 +23,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
-enum spy_tool { SPY_DEAD, SPY_SILENT, SPY_LOAD };
+enum spy_tool { SPY_DEAD, SPY_SILENT, SPY_LOAD, SPY_COUNT };
 
 /* What an access holds, for approximate comparison of floating point. */
 enum spy_dtype { DT_INT = 0, DT_F32, DT_F64 };
@@ -30,6 +34,8 @@ struct spy_config {
 	const HChar *outdir;
 	Bool stack_clear;	/* frames popped off the stack forget their history */
 	Bool heap_clear;	/* glibc free()d blocks forget their history */
+	Bool follow;		/* forked children write profiles too */
+	Bool silent;		/* this process writes none (a child, not followed) */
 };
 extern struct spy_config spy_cfg;
 
@@ -71,6 +77,8 @@ extern Int spy_nmods;
 extern ULong spy_nodes_dropped;
 
 void spy_cct_init(void);
+/* The object holding the code at pc, as an index in spy_mods, or -1. */
+Int spy_module_of(Addr pc);
 /* The child of parent for pc, created on first use. */
 UInt spy_cct_child(UInt parent, Addr pc, UChar dtype);
 /* The handle of a leaf node for the shadow memory: LoadSpy has 24 bits. */
@@ -119,6 +127,8 @@ static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
 
 /* ---- callstack.c: threads and their shadow stacks ---------------------- */
 
+struct CntCall;
+
 typedef struct {
 	Addr ret;		/* return address pushed by the call */
 	Addr slot;		/* where it was pushed: SP at the callee's entry */
@@ -126,6 +136,15 @@ typedef struct {
 	UInt realloc_pending;	/* a glibc realloc is running in this frame */
 	Addr realloc_p;		/* its old block and size */
 	SizeT realloc_size, realloc_new;
+	/* count (count_calls.c): NULL call for the other tools */
+	struct CntCall *call;	/* the call site */
+	Int *fn_top;		/* the latest frame its function made, NULL: unknown */
+	ULong start;		/* the thread's instructions at the call */
+	ULong hidden;		/* instructions while a deeper instance of fn ran */
+	ULong hidden_since;	/* ... since when, while one runs */
+	Bool hidden_now;
+	Int hides;		/* the frame the callee hides, -1 if none */
+	Int prev_same;		/* the frame its function made before, -1 if none */
 } SpyFrame;
 
 typedef struct {
@@ -148,6 +167,11 @@ typedef struct SpyThread {
 	SpySigMark sig[SPY_MAX_SIGNEST];
 	SpyPairTab pairs;
 	struct SpyThread *next;	/* all threads, live and exited */
+	/* count: the thread's instructions when it exited, and its
+	 * functions' latest frames */
+	ULong icount;
+	Bool exited;
+	struct CntFnTab *fns;
 } SpyThread;
 
 extern SpyThread *spy_threads;	/* list */
@@ -226,6 +250,10 @@ static inline UInt spy_site_handle(SpySite *slot)
 }
 
 SpyThread *spy_thread(ThreadId tid);
+/* Push a frame on the running thread t for a call that pushed ret at sp
+ * (frames at or below sp are over first); the new frame, its count
+ * fields to be filled. */
+SpyFrame *spy_frame_push(SpyThread *t, Addr ret, Addr sp, UInt node);
 void spy_thread_switch(ThreadId tid);
 void spy_thread_exit(ThreadId tid);
 void spy_threads_after_fork(ThreadId tid);
@@ -335,9 +363,106 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gWordTy,
 		     IRType hWordTy);
 
+/* ---- count.c, count_calls.c, count_out.c ------------------------------- */
+
+/* A call instruction, one record per address whatever translations hold it. */
+typedef struct CntCall {
+	Addr addr, ret;		/* the call, and the instruction after it */
+	Addr fn;		/* the function holding it, 0 if unknown */
+	Addr target;		/* a direct call's target, 0 if computed */
+	Int module;		/* spy_mods index of addr, -1 if none */
+	ULong returns;		/* times it returned to ret */
+	ULong below;		/* instructions below it, in frames that ended */
+	ULong live;		/* count_out.c: ... and in frames on a stack */
+	struct CntSB *ret_sb;	/* the translation that last returned to ret, */
+	ULong ret_count;	/* ... and how often since it became the last */
+	struct SpyThread *cached;	/* the thread whose table the next two are in */
+	Int *fn_top, *target_top;	/* fn's and target's latest frames there */
+	struct CntCall *next;	/* all call sites */
+} CntCall;
+
+/* A side exit of a translation: from instruction insn to dst. A && join
+ * skips instructions and may go on in the translation: at resume. */
+typedef struct {
+	ULong count;		/* taken */
+	Addr dst;
+	UInt insn;		/* index in CntSB.insn */
+	UInt resume;		/* 0: none, it leaves the translation */
+} CntExit;
+
+/* How a translation ends: falls through to the next instruction, jumps,
+ * calls or returns; to a constant target, or to one computed. */
+enum cnt_end { CNT_NEXT, CNT_JUMP, CNT_CALL, CNT_RET };
+
+/* One instrumented translation. Its instructions run entries times,
+ * less the side exits taken before them. */
+typedef struct CntSB {
+	ULong entries;		/* hot: read and written by the translation */
+	Addr ind_last;		/* a computed end's last target, */
+	ULong ind_count;	/* taken since it became the last one */
+	struct CntSB *next;	/* all translations */
+	CntCall *call;		/* CNT_CALL: the call site */
+	CntExit *exit;
+	UInt ninsn, nexit;
+	Int module;		/* spy_mods index, -1 if none */
+	UChar end;		/* enum cnt_end */
+	Bool computed;		/* the end's target is computed, not end_dst */
+	Addr end_dst;
+	struct {
+		Addr addr;
+		UShort len;
+		Bool repeat;	/* a copy of the one before: a string op's repetition */
+		Bool call;	/* a call VEX followed into its target, the next one */
+	} insn[];
+} CntSB;
+
+/* Edges to computed targets (count_calls.c): an open-addressing table,
+ * kind 0 in a free slot. */
+typedef struct {
+	Addr src, dst;
+	ULong count;
+	UChar kind;		/* 'j', 'c' or 'r' */
+} CntEdge;
+
+extern CntEdge *cnt_edges;
+extern UInt cnt_edge_mask;	/* slots - 1; 0 before the first */
+extern CntSB *cnt_sbs;
+extern ULong cnt_inexact;	/* translations whose counts are not exact */
+extern CntCall *cnt_calls;
+/* Where in each thread's first shadow guest state its instruction count
+ * is (any offset: witchspy keeps no other shadow state). */
+#define CNT_ICOUNT 0
+
+IRSB *cnt_instrument(IRSB *in, const VexGuestLayout *layout);
+CntCall *cnt_call_site(Addr addr, Addr ret);
+/* Helpers the translations call, with the thread's instruction count. */
+void cnt_on_call(CntSB *sb, Addr sp, Addr target, ULong icount);
+/* A call in mid-translation. */
+VG_REGPARM(3) void cnt_on_chased_call(CntCall *cs, Addr sp, ULong icount);
+void cnt_on_ret(CntSB *sb, Addr sp, Addr target, ULong icount);
+VG_REGPARM(2) void cnt_on_computed(CntSB *sb, Addr target);
+/* A frame of thread t ends: its instructions go to its call site. */
+void cnt_frame_popped(SpyThread *t, SpyFrame *f);
+/* Instructions below a live frame so far. */
+ULong cnt_frame_below(const SpyThread *t, const SpyFrame *f);
+/* An edge computed at run time was taken count times (count_calls.c). */
+void cnt_edge_add(Addr src, Addr dst, UChar kind, ULong count);
+/* A forked child counts from zero. */
+void cnt_after_fork(void);
+/* A thread's table of functions goes (the thread, after a fork). */
+void cnt_thread_free(SpyThread *t);
+/* The thread exits: its count from now on is this one. */
+void cnt_thread_exit(SpyThread *t);
+
+struct core_profile;
+/* The count tool's stats and records, modules first (count_out.c). */
+void cnt_write(struct core_profile *o);
+
 /* ---- profile.c --------------------------------------------------------- */
 
 void spy_profile_start(void);
+/* The module lines of the modules given an id (spy_mods[].id >= 0). */
+void spy_profile_modules(struct core_profile *o);
 /* Write <outdir>/<program>-<pid>.witch; returns the path or NULL. */
 const HChar *spy_profile_write(Bool complete);
 

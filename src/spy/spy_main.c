@@ -5,10 +5,14 @@
  *
  * Options (passed by `witch spy`):
  *   --witch-tool=dead|silent|load   DeadSpy, RedSpy or LoadSpy
+ *   --witch-tool=count              witch cpi's counting run (count.c)
  *   --witch-out=DIR                 where the profile goes
  *   --witch-approx=X                relative tolerance for floating point (0.01)
  *   --witch-stack=clear|keep        popped stack frames forget their history
  *   --witch-heap=clear|keep         glibc free()d blocks forget their history
+ *   --witch-follow=yes|no           forked children write profiles too
+ *                                   (Valgrind follows forks whatever
+ *                                   --trace-children says)
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -38,6 +42,7 @@ struct spy_config spy_cfg = {
 	 * spy` then count the same pairs. */
 	.stack_clear = False,
 	.heap_clear = True,
+	.follow = True,
 };
 struct spy_stats spy_st;
 
@@ -56,8 +61,10 @@ static Bool process_option(const HChar *arg)
 			spy_cfg.tool = SPY_SILENT;
 		else if (!VG_(strcmp)(v, "load"))
 			spy_cfg.tool = SPY_LOAD;
+		else if (!VG_(strcmp)(v, "count"))
+			spy_cfg.tool = SPY_COUNT;
 		else
-			VG_(fmsg_bad_option)(arg, "use dead, silent or load\n");
+			VG_(fmsg_bad_option)(arg, "use dead, silent, load or count\n");
 	} else if (VG_STR_CLO(arg, "--witch-out", v)) {
 		spy_cfg.outdir = v;
 	} else if (VG_STR_CLO(arg, "--witch-approx", v)) {
@@ -71,6 +78,7 @@ static Bool process_option(const HChar *arg)
 		if (VG_(strcmp)(v, "clear") && VG_(strcmp)(v, "keep"))
 			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
 		spy_cfg.stack_clear = !VG_(strcmp)(v, "clear");
+	} else if (VG_BOOL_CLO(arg, "--witch-follow", spy_cfg.follow)) {
 	} else if (VG_STR_CLO(arg, "--witch-heap", v)) {
 		if (VG_(strcmp)(v, "clear") && VG_(strcmp)(v, "keep"))
 			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
@@ -85,10 +93,12 @@ static void print_usage(void)
 {
 	VG_(printf)(
 		"    --witch-tool=dead|silent|load  dead stores, silent stores or redundant loads\n"
+		"    --witch-tool=count             executions and edges (witch cpi)\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"
-		"    --witch-heap=clear|keep        glibc free()d blocks forget their history [clear]\n");
+		"    --witch-heap=clear|keep        glibc free()d blocks forget their history [clear]\n"
+		"    --witch-follow=yes|no          forked children write profiles too [yes]\n");
 }
 
 static void print_debug_usage(void)
@@ -150,7 +160,7 @@ static void on_die_stack(Addr a, SizeT len)
 static void on_pre_mem_read(CorePart part, ThreadId tid, const HChar *s, Addr a, SizeT len)
 {
 	(void)s;
-	if (part == Vg_CoreSysCall)
+	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_COUNT)
 		spy_kernel_read(spy_thread(tid), a, len);
 }
 
@@ -164,6 +174,8 @@ static void on_pre_mem_read_asciiz(CorePart part, ThreadId tid, const HChar *s, 
 
 static void on_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
 {
+	if (spy_cfg.tool == SPY_COUNT)
+		return;
 	if (part == Vg_CoreSysCall)
 		spy_kernel_write(spy_thread(tid), a, len);
 	else
@@ -197,7 +209,10 @@ static void on_post_deliver_signal(ThreadId tid, Int sig)
 
 static void after_fork_child(ThreadId tid)
 {
+	spy_cfg.silent = !spy_cfg.follow;
 	spy_threads_after_fork(tid);
+	if (spy_cfg.tool == SPY_COUNT)
+		cnt_after_fork();
 	spy_profile_start();
 	VG_(memset)(&spy_st, 0, sizeof(spy_st));
 }
@@ -207,7 +222,7 @@ static void after_fork_child(ThreadId tid)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)tid; (void)args; (void)nargs;
-	if (sysno == __NR_execve || sysno == __NR_execveat)
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && !spy_cfg.silent)
 		exec_profile = spy_profile_write(True);
 }
 
@@ -227,8 +242,10 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 static void post_clo_init(void)
 {
 	/* Superblocks must end at calls: the shadow stack is built from their
-	 * jump kinds. */
-	VG_(clo_vex_control).guest_chase = False;
+	 * jump kinds. The count tool follows calls within them (count.c), as
+	 * Valgrind does by default; --vex-guest-chase=no gives it the same
+	 * counts, slower. */
+	VG_(clo_vex_control).guest_chase = spy_cfg.tool == SPY_COUNT && VG_(clo_vex_control).guest_chase;
 	sh_init(spy_cfg.tool);
 	spy_cct_init();
 	spy_profile_start();
@@ -241,6 +258,8 @@ static void fini(Int exitcode)
 	const HChar *path;
 
 	(void)exitcode;
+	if (spy_cfg.silent)
+		return;
 	path = spy_profile_write(True);
 	if (!path)
 		VG_(umsg)("witchspy: cannot write the profile in %s\n", spy_cfg.outdir);

@@ -416,6 +416,68 @@ static void test_fuzz(void)
 	       "on one line or a whole profile", rounds);
 }
 
+/* witch cpi's two profiles: time on the sampled run's nodes, and the
+ * counting run's instructions, edges and call sites. */
+static void test_cpi_records(void)
+{
+	static const char head[] =
+		"WITCH-PROFILE 1\n"
+		"tool %s\n"
+		"source %s\n"
+		"rate_hz 250\n"
+		"period 0\n"
+		"registers 0\n"
+		"pid 7\n"
+		"start_ns 1\n"
+		"end_ns 2\n"
+		"status complete\n"
+		"module 0 - 0 /bin/app\n";
+	char buf[4096], good[2048];	/* buf: good and a line more */
+	struct wp_profile *p = NULL;
+	char err[512];
+
+	snprintf(buf, sizeof(buf), head, "time", "timer");
+	strcat(buf, "thread 7 2 0\nn 0 -1 -1 0 0\nn 1 0 0 1139 3 12000000\nend 14\n");
+	tap_ok(parse(buf, strlen(buf), &p, err, sizeof(err)) == 0 && p &&
+	       p->threads[0].nodes[1].samples == 3 && p->threads[0].nodes[1].ns == 12000000 &&
+	       p->threads[0].nodes[0].ns == 0, "tool time: a node's time field");
+	wp_free(p);
+	p = NULL;
+	snprintf(buf, sizeof(buf), head, "dead", "timer");
+	strcat(buf, "thread 7 2 0\nn 0 -1 -1 0 0\nn 1 0 0 1139 3 12000000\nend 14\n");
+	expect_error(buf, ":14: a node with a time field in a profile of tool dead",
+		     "a time field in another tool's profile");
+
+	snprintf(good, sizeof(good), head, "count", "exhaustive");
+	strcat(good, "i 0 1139 3 1000\n"
+		     "i -1 7fff0000 2 5\n"
+		     "e 0 113c 0 1139 j 999\n"
+		     "e 0 113c -1 7fff0000 c 0\n"
+		     "e 0 1140 0 1145 f 4\n"
+		     "c 0 1140 12345\n");
+	snprintf(buf, sizeof(buf), "%send 17\n", good);
+	tap_ok(parse(buf, strlen(buf), &p, err, sizeof(err)) == 0 && p &&
+	       p->ninsns == 2 && p->insns[0].module == 0 && p->insns[0].offset == 0x1139 &&
+	       p->insns[0].len == 3 && p->insns[0].count == 1000 && p->insns[1].module == -1 &&
+	       p->nedges == 3 && p->edges[0].kind == 'j' && p->edges[0].dst == 0x1139 &&
+	       p->edges[0].count == 999 && p->edges[1].dst_module == -1 &&
+	       p->edges[1].count == 0 && p->ncalls == 1 && p->calls[0].below == 12345,
+	       "tool count: instructions, edges (a known one never taken too) and a call site");
+	if (!p)
+		tap_diag("%s", err);
+	wp_free(p);
+	snprintf(buf, sizeof(buf), "%si 0 1 16 1\nend 18\n", good);
+	expect_error(buf, ":18: instruction length 16", "an instruction of 16 bytes");
+	snprintf(buf, sizeof(buf), "%se 0 1 0 2 x 1\nend 18\n", good);
+	expect_error(buf, ":18: bad edge kind 'x'", "an unknown edge kind");
+	snprintf(buf, sizeof(buf), "%sc 3 1 1\nend 18\n", good);
+	expect_error(buf, ":18: refers to module '3'", "a call site in an undefined module");
+	snprintf(buf, sizeof(buf), head, "load", "timer");
+	strcat(buf, "i 0 1139 3 1000\nend 12\n");
+	expect_error(buf, "has instruction, edge or call lines but tool load",
+		     "count lines in another tool's profile");
+}
+
 int main(void)
 {
 	snprintf(valid, sizeof(valid), "%send 21\n", valid_body);
@@ -424,6 +486,7 @@ int main(void)
 	test_module_order();
 	test_truncated();
 	test_corrupt();
+	test_cpi_records();
 	test_fuzz();
 	return tap_done();
 }
