@@ -10,8 +10,8 @@
  * returns, grows by the translation's instructions at entry and shrinks
  * by those a side exit skips; it lives in the thread's first shadow guest
  * state (CNT_ICOUNT), per thread and addressed from the guest state's
- * base: fewer host instructions than a counter of its own, which gzip's
- * counting run took a sixth longer with. Calls and returns call a helper
+ * base: fewer host instructions than a per-thread counter elsewhere,
+ * which needs the thread's id first. Calls and returns call a helper
  * (count_calls.c); a jump to a computed target (a switch, an
  * interpreter's dispatch) compares it with the last one in IR and calls a
  * helper only when it changes.
