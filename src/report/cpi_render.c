@@ -242,9 +242,10 @@ static void loops_text(FILE *out, const struct cpi *c, const struct keys *k,
 
 	if (!idx)
 		return;
-	fprintf(out, "\nloops, by time with callees (head<-tail; time and ns/insn: self/with callees)\n");
-	fprintf(out, "  %-22s %-24s %11s %10s %9s %13s %13s  function\n", "loop", "lines",
-		"invocations", "iter/inv", "insn/iter", "time%", "ns/insn");
+	fprintf(out, "\nloops, by time with callees (head<-tail; ns/iter with callees; time and ns/insn: "
+		     "self/with callees)\n");
+	fprintf(out, "  %-22s %-24s %11s %10s %9s %10s %13s %13s  function\n", "loop", "lines",
+		"invocations", "iter/inv", "insn/iter", "ns/iter", "time%", "ns/insn");
 	for (i = 0; i < n; i++) {
 		const struct cpi_loop *l = &c->loops[idx[i]];
 		char pair[40];
@@ -263,6 +264,7 @@ static void loops_text(FILE *out, const struct cpi *c, const struct keys *k,
 			(unsigned long long)l->invocations);
 		num(out, 10, 1, per((double)l->iterations, l->invocations));
 		num(out, 9, 1, per((double)l->self_insns, l->iterations));
+		num(out, 10, 2, per(l->incl_ns, l->iterations));
 		snprintf(pair, sizeof(pair), "%.1f/%.1f", share(c, l->self_ns), share(c, l->incl_ns));
 		fprintf(out, " %13s", pair);
 		snprintf(pair, sizeof(pair), "%.2f/", per(l->self_ns, l->self_insns));

@@ -38,6 +38,12 @@ is "$(jq -r --argjson h "$inner_head" '.blocks[] | select(.head == $h) | .execut
 block=$(jq -r '[.blocks[] | select(.samples > 0)] | max_by(.ns_per_execution) | "\(.head) \(.tail)"' "$TMP/j")
 within "$(echo "$load" | cut -d' ' -f1)" "${block% *}" "${block#* }" \
 	"the block with the highest time per execution holds the load"
+"$WITCH" report --function=kernel "$TMP/f" >"$TMP/t" 2>/dev/null
+# The text rounds to two decimals: within 0.01 of the JSON's.
+per_iter=$(jq -r '.loops[] | select(.depth == 1) | .ns_per_iteration' "$TMP/j")
+within "$(awk -v h="$(printf '0x%x<-0x%x' "$inner_head" "$inner_tail")" '$1 == h { print $6 + 0 }' "$TMP/t")" \
+	"$(awk -v v="$per_iter" 'BEGIN { print v - 0.01 }')" "$(awk -v v="$per_iter" 'BEGIN { print v + 0.01 }')" \
+	"the text's loop table gives the inner loop's time per iteration"
 line=$(jq -r '[.lines[] | select(.samples > 0)] | max_by(.ns_per_execution) | .line' "$TMP/j")
 is "$line" "$load_line" "its line has the highest time per execution of the function's lines"
 "$WITCH" report --function=kernel "$TMP/f" >"$TMP/t" 2>/dev/null
