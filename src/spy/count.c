@@ -30,7 +30,11 @@
  *
  * A `rep`-prefixed string instruction repeats by jumping to itself: such
  * a self-edge is a repetition, not an execution, and not an edge, and so
- * are the copies of it an unrolled translation holds.
+ * are the copies of it an unrolled translation holds. A translation of
+ * its iterations alone (a rep_loop) runs once per byte or element: it
+ * counts no entry, only the ways out to other code, each of which ends
+ * one execution; counting every iteration made a memset of 4 MiB cost
+ * as much as 4 million translations' bookkeeping.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -119,6 +123,22 @@ static Bool is_cond_jump(Addr a, UInt len)
 	if (i < len && ((b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3)))
 		return True;
 	return i + 1 < len && b[i] == 0x0f && b[i + 1] >= 0x80 && b[i + 1] <= 0x8f;
+}
+
+/* A rep- or repne-prefixed string instruction (movs, cmps, stos, lods,
+ * scas, ins, outs), from its bytes. */
+static Bool is_rep_string(Addr a, UInt len)
+{
+	const UChar *b = (const UChar *)a;
+	Bool rep = False;
+	UInt i = 0;
+
+	for (; i < len && (b[i] == 0xf2 || b[i] == 0xf3 || b[i] == 0x66 || b[i] == 0x67 ||
+			   (b[i] & 0xf0) == 0x40); i++)
+		rep |= b[i] == 0xf2 || b[i] == 0xf3;
+	return rep && i < len &&
+	       ((b[i] >= 0xa4 && b[i] <= 0xa7) || (b[i] >= 0xaa && b[i] <= 0xaf) ||
+		(b[i] >= 0x6c && b[i] <= 0x6f));
 }
 
 /* What an instruction's statements say about it. */
@@ -242,6 +262,11 @@ static CntSB *new_sb(IRSB *in, struct insn_ir **irp)
 	fall = sb->insn[n - 1].addr + sb->insn[n - 1].len;
 	sb->computed = in->next->tag != Iex_Const;
 	sb->end_dst = sb->computed ? 0 : (Addr)const_addr(in->next->Iex.Const.con);
+	/* VEX ends a rep op's translation by jumping back to it; it leaves
+	 * only by side exits (count done, or repe/repne's condition). */
+	sb->rep_loop = !sb->computed && in->jumpkind == Ijk_Boring &&
+		       sb->end_dst == sb->insn[0].addr && sb->insn[n - 1].addr == sb->insn[0].addr &&
+		       is_rep_string(sb->insn[0].addr, sb->insn[0].len);
 	switch (in->jumpkind) {
 	case Ijk_Call:
 		sb->end = CNT_CALL;
@@ -289,6 +314,14 @@ static void count_exit(IRSB *out, Int off, CntSB *sb, UInt k, Addr dst, IRExpr *
 	e->insn = k;
 	e->dst = dst;
 	e->resume = resume;
+	if (sb->rep_loop) {
+		/* Another iteration costs nothing; leaving ends an execution. */
+		if (dst != sb->insn[k].addr) {
+			add_if(out, &e->count, g, 1);
+			icount_add(out, off, deepCopyIRExpr(g), 1);
+		}
+		return;
+	}
 	add_if(out, &e->count, g, 1);
 	if (skipped)
 		icount_add(out, off, deepCopyIRExpr(g), (ULong)-(Long)skipped);
@@ -326,6 +359,8 @@ static void instrument_end(IRSB *out, IRSB *in, CntSB *sb, Int off, Int sp_off)
 	Addr last = sb->insn[sb->ninsn - 1].addr;
 	IRExpr *next = deepCopyIRExpr(in->next), *sp, *same;
 
+	if (sb->rep_loop)
+		return;		/* another iteration */
 	if (sb->end == CNT_JUMP && !sb->computed && sb->end_dst == last) {
 		icount_add(out, off, NULL, (ULong)-1);
 		return;
@@ -382,7 +417,7 @@ IRSB *cnt_instrument(IRSB *in, const VexGuestLayout *layout)
 			count_exit(out, off, sb, (UInt)k, (Addr)const_addr(st->Ist.Exit.dst), g, 0);
 		}
 		addStmtToIRSB(out, st);
-		if (st->tag == Ist_IMark && ++k == 0) {
+		if (st->tag == Ist_IMark && ++k == 0 && !sb->rep_loop) {
 			add_to(out, &sb->entries, IRExpr_Const(IRConst_U64(1)));
 			icount_add(out, off, NULL, executions(sb, 0, sb->ninsn));
 		}

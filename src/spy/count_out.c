@@ -86,6 +86,22 @@ static void edge(struct tab *edges, Addr src, Addr dst, UChar kind, ULong count)
 	r->count += count;
 }
 
+/* A rep string op's iterations: each side exit to other code ends one
+ * execution, and is an edge. */
+static void add_rep_loop(struct tab *insns, struct tab *edges, const CntSB *sb)
+{
+	Addr a = sb->insn[0].addr;
+	struct rec *r = get(insns, a, 0);
+	UInt x;
+
+	r->len = sb->insn[0].len;
+	for (x = 0; x < sb->nexit; x++)
+		if (sb->exit[x].dst != a) {
+			r->count += sb->exit[x].count;
+			edge(edges, a, sb->exit[x].dst, 'j', sb->exit[x].count);
+		}
+}
+
 /* One translation: its instructions' executions and its edges. */
 static void add_sb(struct tab *insns, struct tab *edges, const CntSB *sb)
 {
@@ -93,6 +109,10 @@ static void add_sb(struct tab *insns, struct tab *edges, const CntSB *sb)
 	ULong passes = sb->entries;
 	UInt k, j, x = 0;
 
+	if (sb->rep_loop) {
+		add_rep_loop(insns, edges, sb);
+		return;
+	}
 	for (k = 0; k < sb->ninsn; k++) {
 		struct rec *r = get(insns, sb->insn[k].addr, 0);
 

@@ -407,6 +407,8 @@ typedef struct CntSB {
 	Int module;		/* spy_mods index, -1 if none */
 	UChar end;		/* enum cnt_end */
 	Bool computed;		/* the end's target is computed, not end_dst */
+	Bool rep_loop;		/* a rep string op's own iterations: only its
+				   exits to other code count, entries stays 0 */
 	Addr end_dst;
 	struct {
 		Addr addr;

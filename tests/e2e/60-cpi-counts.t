@@ -51,6 +51,21 @@ for chase in yes no; do
 	grep -q '^stat inexact_translations 0$' "$TMP/$chase"/*.witch
 	ok $? "--vex-guest-chase=$chase: every translation counted exactly"
 done
+# strings(): a rep string op executes once however often it repeats, and
+# its repetitions are no edge.
+prog=$(awk -v p="$p" '$1 == "module" && $5 == p { print $2 }' "$TMP/yes"/*.witch)
+for op in "rep stos" "repz cmpsb"; do
+	off=$(objdump -d --no-show-raw-insn "$p" | awk -v op="$op" '/<strings>:$/ { on = 1; next }
+		on && NF == 0 { exit } on && index($0, op) { sub(/:$/, "", $1); print $1; exit }')
+	for chase in yes no; do
+		is "$(sed 's/^[^:]*://' "$TMP/$chase.rec" |
+			awk -v m="$prog" -v o="$off" '$1 == "i" && $2 == m && $3 == o { print $5 }')" 30 \
+			"strings, chase=$chase: the $op executes 30 times"
+		is "$(sed 's/^[^:]*://' "$TMP/$chase.rec" |
+			awk -v m="$prog" -v o="$off" '$1 == "e" && $2 == m && $3 == o && $5 == o')" "" \
+			"strings, chase=$chase: the $op's repetitions are no edge"
+	done
+done
 [ -s "$TMP/yes.rec" ] && cmp -s "$TMP/yes.rec" "$TMP/no.rec"
 ok $? "the same executions, edges and calls with chasing as without ($(wc -l <"$TMP/yes.rec") records)"
 done_testing

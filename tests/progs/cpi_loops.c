@@ -11,6 +11,9 @@
  *              compiler cannot change it): back edges from five blocks to
  *              one header, driven by a list of paths; taken as often as
  *              for Table I's three loops, and as for one loop
+ *   strings    30 times a rep stosb (of 0, 100, ... 2900 bytes) and a
+ *              repe cmpsb of 64 bytes that stops at byte 10 every other
+ *              time: each executes 30 times however often it repeats
  *   noreturn_loop
  *              a call that never returns (finish() prints and exits)
  *              whose return site is a block entered before the call
@@ -103,6 +106,24 @@ FIG6(fig6_merged);
 void fig6_split(const unsigned char *codes);
 void fig6_merged(const unsigned char *codes);
 
+NOIPA long strings(long n)
+{
+	static unsigned char a[4096], b[64];
+	long s = 0;
+
+	for (long i = 0; i < n; i++) {
+		void *d = a;
+		const void *x = a, *y = b;
+		long c = i * 100, k = 64;
+
+		b[10] = (unsigned char)(i & 1);
+		__asm__ volatile("rep stosb" : "+D"(d), "+c"(c) : "a"(0) : "memory");
+		__asm__ volatile("repe cmpsb" : "+S"(x), "+D"(y), "+c"(k) : : "memory", "cc");
+		s += k;
+	}
+	return s;
+}
+
 /* Entered at 2, which jumps back to the call at 1: were the call's return
  * path an edge, 2 would dominate 1 and head a loop (in assembly, so that
  * the compiler cannot lay it out otherwise). */
@@ -139,7 +160,7 @@ int main(void)
 	static const int split[5] = { 400, 20, 10, 40, 10 }, merged[5] = { 10, 20, 0, 0, 0 };
 	static unsigned char codes[600];
 	static const volatile long one = 1;
-	long s = nested(7, 13) + calls(50) + recurse(9);
+	long s = nested(7, 13) + calls(50) + recurse(9) + strings(30);
 
 	for (int k = 0; k < 20; k++)
 		s += once(&one);
