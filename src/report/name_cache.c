@@ -26,7 +26,8 @@ static const struct wr_named *keep(struct wr_name_cache *c, uint64_t kind, const
 	return &c->v[c->n++];
 }
 
-const char *wr_name_die(struct wr_name_cache *c, Dwarf_Die *die, const char **linkage)
+const char *wr_name_die(struct wr_name_cache *c, Dwarf_Die *die, wr_symbol_at *symbol, void *ctx,
+			const char **linkage)
 {
 	const struct wr_named *e;
 	Dwarf_Attribute attr;
@@ -37,7 +38,7 @@ const char *wr_name_die(struct wr_name_cache *c, Dwarf_Die *die, const char **li
 		*linkage = c->v[i].linkage;
 		return c->v[i].name;
 	}
-	name = wr_die_function(die, linkage);
+	name = wr_die_function(die, symbol, ctx, linkage);
 	e = keep(c, KIND_DIE, die->addr, name, *linkage);
 	if (e)
 		return e->name;

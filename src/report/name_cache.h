@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "report/map.h"
+#include "report/names.h"
 
 struct wr_named {
 	char *name;		/* as people know it */
@@ -24,11 +25,12 @@ struct wr_name_cache {
 
 /*
  * The name of the function a DIE is (wr_die_function), or of an ELF
- * symbol (wr_demangle). The DIE's data and the symbol's name must outlive
- * the cache. NULL when the function has no name; out of memory, the name
+ * symbol (wr_demangle). The DIE's data and the symbols' names must
+ * outlive the cache. NULL when the function has no name; out of memory, the name
  * as the file spells it.
  */
-const char *wr_name_die(struct wr_name_cache *c, Dwarf_Die *die, const char **linkage);
+const char *wr_name_die(struct wr_name_cache *c, Dwarf_Die *die, wr_symbol_at *symbol, void *ctx,
+			const char **linkage);
 const char *wr_name_symbol(struct wr_name_cache *c, const char *sym, const char **linkage);
 
 void wr_name_cache_free(struct wr_name_cache *c);

@@ -66,7 +66,7 @@ static char *qualified(Dwarf_Die *decl, const char *name)
 	char *q;
 	int n, i;
 
-	if (!has_scopes(decl) || (n = dwarf_getscopes_die(decl, &scopes)) <= 1) {
+	if ((n = dwarf_getscopes_die(decl, &scopes)) <= 1) {
 		free(scopes);
 		return strdup(name);
 	}
@@ -94,11 +94,11 @@ static char *qualified(Dwarf_Die *decl, const char *name)
 	return q;
 }
 
-char *wr_die_function(Dwarf_Die *die, const char **linkage)
+char *wr_die_function(Dwarf_Die *die, wr_symbol_at *symbol, void *ctx, const char **linkage)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die decl;
-	const char *name;
+	const char *name, *sym;
 	char *d;
 
 	/* dwarf_attr_integrate follows abstract origins and specifications. */
@@ -110,6 +110,12 @@ char *wr_die_function(Dwarf_Die *die, const char **linkage)
 	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
 	if (!name)
 		return *linkage ? strdup(*linkage) : NULL;
+	if (!has_scopes(die))
+		return strdup(name);
+	if (!*linkage && symbol && (sym = symbol(ctx)) && (d = wr_demangle(sym))) {
+		*linkage = sym;
+		return d;
+	}
 	declaration(die, &decl);
 	return qualified(&decl, name);
 }

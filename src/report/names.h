@@ -20,15 +20,22 @@
  */
 char *wr_demangle(const char *linkage);
 
+/* The ELF symbol holding a function's code, NULL when none: asked for
+ * only when DWARF gives the function no linkage name. */
+typedef const char *wr_symbol_at(void *ctx);
+
 /*
  * The name of the function a subprogram or inlined-subroutine DIE is:
- * its linkage name demangled; without one (extern "C", or a compiler that
- * left it out), its DW_AT_name, in C++ and Rust qualified by the
- * namespaces and classes its declaration is in. *linkage gets the linkage
- * name, NULL when none. NULL when the DIE has no name or out of memory.
- * malloc'd.
+ * its linkage name demangled. Without one, in C++ and Rust: the ELF
+ * symbol holding its code, when symbol (NULL for an inlined copy) finds
+ * one that is mangled, as for g++'s lambdas, whose operator() DWARF
+ * leaves unnamed but whose symbol says whose lambda it is; else its
+ * DW_AT_name qualified by the namespaces and classes of its
+ * declaration. In other languages, its DW_AT_name. *linkage gets the
+ * mangled name used, NULL when none. NULL when the DIE has no name or
+ * out of memory. malloc'd.
  */
-char *wr_die_function(Dwarf_Die *die, const char **linkage);
+char *wr_die_function(Dwarf_Die *die, wr_symbol_at *symbol, void *ctx, const char **linkage);
 
 /*
  * The short form of a name from the two above, for one-line summaries:

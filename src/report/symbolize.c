@@ -287,9 +287,26 @@ static void call_site(Dwarf_Die *inl, Dwarf_Die *addr_cu, const char **file,
  * continue with the abstract definition of an inlined function instead of
  * the function it was inlined into). Stops at the first real subprogram.
  */
-static int dwarf_frames(struct wr_symbolizer *s, Dwfl_Module *mod,
+static const struct func_sym *func_at(struct sym_module *sm, uint64_t offset);
+
+struct code_at {
+	struct sym_module *sm;
+	uint64_t addr;
+};
+
+static const char *symbol_at(void *ctx)
+{
+	struct code_at *at = ctx;
+	const struct func_sym *fs = func_at(at->sm, at->addr);
+
+	return fs ? fs->name : NULL;
+}
+
+static int dwarf_frames(struct wr_symbolizer *s, struct sym_module *sm,
 			uint64_t addr, const char *file, int line)
 {
+	struct code_at at = { sm, addr };
+	Dwfl_Module *mod = sm->mod;
 	Dwarf_Die *scopes = NULL, inner, *cu;
 	Dwarf_Addr bias;
 	int n, i, ret = 0;
@@ -317,7 +334,9 @@ static int dwarf_frames(struct wr_symbolizer *s, Dwfl_Module *mod,
 			ret = -1;
 			break;
 		}
-		f->function = wr_name_die(&s->names, &scopes[i], &f->linkage);
+		f->function = wr_name_die(&s->names, &scopes[i],
+					  tag == DW_TAG_subprogram ? symbol_at : NULL, &at,
+					  &f->linkage);
 		f->file = file;
 		f->line = line;
 		if (tag == DW_TAG_subprogram)
@@ -327,29 +346,6 @@ static int dwarf_frames(struct wr_symbolizer *s, Dwfl_Module *mod,
 	}
 	free(scopes);
 	return ret;
-}
-
-static const struct func_sym *func_at(struct sym_module *sm, uint64_t offset);
-
-/*
- * A function DWARF gives no linkage name for: its symbol names it where
- * that is mangled. g++ leaves the name out for a lambda's operator(),
- * whose symbol says whose lambda it is; then the name is the same with
- * and without debug information.
- */
-static void name_from_symbol(struct wr_symbolizer *s, struct sym_module *sm, uint64_t addr,
-			     struct wr_frame *f)
-{
-	const struct func_sym *fs = func_at(sm, addr);
-	const char *linkage, *name;
-
-	if (!fs)
-		return;
-	name = wr_name_symbol(&s->names, fs->name, &linkage);
-	if (linkage) {
-		f->function = name;
-		f->linkage = linkage;
-	}
 }
 
 /* Append the frames for addr to the pool. */
@@ -367,11 +363,9 @@ static int symbolize_addr(struct wr_symbolizer *s, struct sym_module *sm, uint64
 	dl = dwfl_module_getsrc(mod, addr);
 	if (dl)
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
-	if (dwarf_frames(s, mod, addr, file, line))
+	if (dwarf_frames(s, sm, addr, file, line))
 		return -1;
 	last = s->npool == first ? NULL : &s->pool[s->npool - 1];
-	if (last && last->function && !last->linkage)
-		name_from_symbol(s, sm, addr, last);
 	/* No DWARF function (stripped, or assembly): the ELF symbol table. */
 	if (!last || !last->function) {
 		sym = dwfl_module_addrinfo(mod, addr, &off, &esym, NULL, NULL,
