@@ -33,20 +33,70 @@ static int is_libc_string_routine(const struct wr_report *r, const struct wr_fra
  * profile made a million readlink calls). Out of memory, resolved into
  * `real` each time.
  */
-static const char *module_name(struct wr_side *side, const struct wr_frame *f,
-			       char real[PATH_MAX])
+static const char *module_file(struct wr_side *side, int32_t module, char real[PATH_MAX])
 {
-	const char *mod = side->r->mods[f->module].path;
+	const char *mod = side->r->mods[module].path;
 	char **names = side->modnames;
 
 	if (!names && side->r->nmods)
 		names = side->modnames = calloc(side->r->nmods, sizeof(*names));
-	if (names && names[f->module])
-		return names[f->module];
+	if (names && names[module])
+		return names[module];
 	mod = wr_basename(realpath(mod, real) ? real : mod);
 	if (names)
-		names[f->module] = strdup(mod);
+		names[module] = strdup(mod);
 	return mod;
+}
+
+static const char *module_name(struct wr_side *side, const struct wr_frame *f,
+			       char real[PATH_MAX])
+{
+	return module_file(side, f->module, real);
+}
+
+/* Does any calling context of the side run code of the module? Only
+ * those are opened: a module nothing ran in needs no warning. */
+static int ran_in(const struct wr_side *side, int32_t module)
+{
+	size_t i;
+
+	for (i = 0; i < side->r->nctxs; i++)
+		if (side->r->ctxs[i].module == module)
+			return 1;
+	return 0;
+}
+
+/* Mark the modules of one name that have DWARF in a but not in b. */
+static void mark_by_offset(struct wr_side *a, struct wr_side *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	int32_t i, j;
+
+	for (i = 0; (size_t)i < a->r->nmods; i++) {
+		if (!ran_in(a, i) || !wr_sym_module_has_dwarf(a->s, i))
+			continue;
+		for (j = 0; (size_t)j < b->r->nmods; j++)
+			if (!strcmp(module_file(a, i, ra), module_file(b, j, rb)) && ran_in(b, j) &&
+			    wr_sym_module_ok(b->s, j) && !wr_sym_module_has_dwarf(b->s, j))
+				a->by_offset[i] = b->by_offset[j] = 1;
+	}
+}
+
+int wr_sides_agree(struct wr_side *a, struct wr_side *b)
+{
+	a->by_offset = calloc(a->r->nmods ? a->r->nmods : 1, 1);
+	b->by_offset = calloc(b->r->nmods ? b->r->nmods : 1, 1);
+	if (!a->by_offset || !b->by_offset)
+		return -1;
+	mark_by_offset(a, b);
+	mark_by_offset(b, a);
+	return 0;
+}
+
+/* Is the frame keyed by its source line (else by its code offset)? */
+static int by_line(const struct wr_side *side, const struct wr_frame *f)
+{
+	return f->file && !(f->module >= 0 && side->by_offset && side->by_offset[f->module]);
 }
 
 /*
@@ -62,7 +112,7 @@ static void put_frame(char *buf, size_t cap, struct wr_side *side, const struct 
 
 	char real[PATH_MAX];
 
-	if (f->file || f->module < 0) {
+	if (by_line(side, f) || f->module < 0) {
 		snprintf(buf + n, cap - n, "%s%s (%s:%d)", n ? " <- " : "", fn,
 			 f->file ? wr_basename(f->file) : "??", f->line);
 		return;
@@ -95,7 +145,7 @@ static int context_key(struct wr_side *side, uint32_t ctx, int full, int exact, 
 			put_frame(buf, cap, side, &f[i]);
 	}
 	len = strlen(buf);
-	if (exact && n > 0 && f[i].file && f[i].module >= 0)
+	if (exact && n > 0 && by_line(side, &f[i]) && f[i].module >= 0)
 		snprintf(buf + len, cap - len, " [%s+0x%llx]", module_name(side, &f[i], real),
 			 (unsigned long long)f[i].offset);
 	return 0;
@@ -244,6 +294,8 @@ void wr_side_free(struct wr_side *side)
 		free(side->modnames[i]);
 	free(side->modnames);
 	side->modnames = NULL;
+	free(side->by_offset);
+	side->by_offset = NULL;
 	for (i = 0; i < side->nsites; i++)
 		free(side->sites[i].key);
 	free(side->sites);

@@ -455,6 +455,13 @@ int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module)
 	return s->mods[module].state > 0;
 }
 
+int wr_sym_module_has_dwarf(struct wr_symbolizer *s, int32_t module)
+{
+	Dwarf_Addr bias;
+
+	return wr_sym_module_ok(s, module) && dwfl_module_getdwarf(s->mods[module].mod, &bias);
+}
+
 /* A source file named relative to its compilation directory, as a path
  * from here (kept for the symbolizer's life); the name itself otherwise. */
 static const char *source_path(struct wr_symbolizer *s, const char *dir, const char *file)

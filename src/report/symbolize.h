@@ -68,6 +68,10 @@ void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int w
  * matches, or none recorded)? Opens it if need be. */
 int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module);
 
+/* Does the module have DWARF (its frames get source lines)? Opens it if
+ * need be; 0 when it cannot be read. */
+int wr_sym_module_has_dwarf(struct wr_symbolizer *s, int32_t module);
+
 /* Last path component, for short labels. */
 const char *wr_basename(const char *path);
 
