@@ -72,7 +72,9 @@ int cmd_compare(int argc, char **argv)
 			printf("%s\n\nCompares the redundancy and the top pairs of a sampled profile with a "
 			       "reference\n(exhaustive) one of the same program and kind. Pairs match on the "
 			       "source\nlocations of their watch and trap sites (the first frame outside "
-			       "glibc's\nstring routines); --full-contexts matches whole calling contexts.\n",
+			       "glibc's\nstring routines), or, for a binary with debug information on one "
+			       "side only,\ntheir functions and code offsets; --full-contexts matches whole "
+			       "calling contexts.\n",
 			       USAGE);
 			return 0;
 		} else if (a[0] == '-' && a[1]) {

@@ -18,25 +18,25 @@ struct Buf {
 template <typename T> __attribute__((noinline)) void clear(Buf &b)
 {
 	for (long i = 0; i < b.n; i++)
-		b.data[i] = (long)(T(i) * T(3));
+		b.data[i] = (long)(T(i) * T(3));	// store: clear
 }
 
 __attribute__((noinline)) void Buf::fill(long k)
 {
 	for (long i = 0; i < n; i++)
-		data[i] = k + i;
+		data[i] = k + i;	// store: fill
 }
 
 __attribute__((noinline)) void mark(Buf &b, int v)
 {
 	for (long i = 0; i < b.n; i++)
-		b.data[i] = v;
+		b.data[i] = v;	// store: mark(int)
 }
 
 __attribute__((noinline)) void mark(Buf &b, double v)
 {
 	for (long i = 0; i < b.n; i++)
-		b.data[i] = (long)(v * (double)i);
+		b.data[i] = (long)(v * (double)i);	// store: mark(double)
 }
 
 } // namespace img
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	img::Buf b = { new long[4096], 4096 };
 	auto touch = [&b](int v) __attribute__((noinline)) {
 		for (long i = 0; i < b.n; i++)
-			b.data[i] = v ^ i;
+			b.data[i] = v ^ i;	// store: lambda
 	};
 
 	for (long r = 0; r < rounds; r++) {
