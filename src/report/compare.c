@@ -54,29 +54,31 @@ static const char *module_name(struct wr_side *side, const struct wr_frame *f,
 	return module_file(side, f->module, real);
 }
 
-/* Does any calling context of the side run code of the module? Only
+/* Per module of the side: did any calling context run code in it? Only
  * those are opened: a module nothing ran in needs no warning. */
-static int ran_in(const struct wr_side *side, int32_t module)
+static unsigned char *ran_in(const struct wr_side *side)
 {
+	unsigned char *ran = calloc(side->r->nmods ? side->r->nmods : 1, 1);
 	size_t i;
 
-	for (i = 0; i < side->r->nctxs; i++)
-		if (side->r->ctxs[i].module == module)
-			return 1;
-	return 0;
+	for (i = 0; ran && i < side->r->nctxs; i++)
+		if (side->r->ctxs[i].module >= 0 && (size_t)side->r->ctxs[i].module < side->r->nmods)
+			ran[side->r->ctxs[i].module] = 1;
+	return ran;
 }
 
 /* Mark the modules of one name that have DWARF in a but not in b. */
-static void mark_by_offset(struct wr_side *a, struct wr_side *b)
+static void mark_by_offset(struct wr_side *a, const unsigned char *ran_a, struct wr_side *b,
+			   const unsigned char *ran_b)
 {
 	char ra[PATH_MAX], rb[PATH_MAX];
 	int32_t i, j;
 
 	for (i = 0; (size_t)i < a->r->nmods; i++) {
-		if (!ran_in(a, i) || !wr_sym_module_has_dwarf(a->s, i))
+		if (!ran_a[i] || !wr_sym_module_has_dwarf(a->s, i))
 			continue;
 		for (j = 0; (size_t)j < b->r->nmods; j++)
-			if (!strcmp(module_file(a, i, ra), module_file(b, j, rb)) && ran_in(b, j) &&
+			if (ran_b[j] && !strcmp(module_file(a, i, ra), module_file(b, j, rb)) &&
 			    wr_sym_module_ok(b->s, j) && !wr_sym_module_has_dwarf(b->s, j))
 				a->by_offset[i] = b->by_offset[j] = 1;
 	}
@@ -84,13 +86,19 @@ static void mark_by_offset(struct wr_side *a, struct wr_side *b)
 
 int wr_sides_agree(struct wr_side *a, struct wr_side *b)
 {
+	unsigned char *ran_a = ran_in(a), *ran_b = ran_in(b);
+	int ret = -1;
+
 	a->by_offset = calloc(a->r->nmods ? a->r->nmods : 1, 1);
 	b->by_offset = calloc(b->r->nmods ? b->r->nmods : 1, 1);
-	if (!a->by_offset || !b->by_offset)
-		return -1;
-	mark_by_offset(a, b);
-	mark_by_offset(b, a);
-	return 0;
+	if (ran_a && ran_b && a->by_offset && b->by_offset) {
+		mark_by_offset(a, ran_a, b, ran_b);
+		mark_by_offset(b, ran_b, a, ran_a);
+		ret = 0;
+	}
+	free(ran_a);
+	free(ran_b);
+	return ret;
 }
 
 /* Is the frame keyed by its source line (else by its code offset)? */
