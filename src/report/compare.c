@@ -107,6 +107,13 @@ static int by_line(const struct wr_side *side, const struct wr_frame *f)
 	return f->file && !(f->module >= 0 && side->by_offset && side->by_offset[f->module]);
 }
 
+/* An inlined frame of a module keyed by offset: only DWARF knows of it,
+ * so the side without sees the function it was inlined into. */
+static int hidden(const struct wr_side *side, const struct wr_frame *f)
+{
+	return f->inlined && f->module >= 0 && side->by_offset && side->by_offset[f->module];
+}
+
 /*
  * "function (file:line)" of one frame, appended to buf. Without a source
  * line (a library without debug info) the frame is its code address,
@@ -144,10 +151,11 @@ static int context_key(struct wr_side *side, uint32_t ctx, int full, int exact, 
 		return -1;
 	if (full) {
 		for (i = 0; i < n; i++)
-			put_frame(buf, cap, side, &f[i]);
+			if (!hidden(side, &f[i]))
+				put_frame(buf, cap, side, &f[i]);
 		i = 0;
 	} else {
-		while (i + 1 < n && is_libc_string_routine(side->r, &f[i]))
+		while (i + 1 < n && (is_libc_string_routine(side->r, &f[i]) || hidden(side, &f[i])))
 			i++;
 		if (n > 0)
 			put_frame(buf, cap, side, &f[i]);

@@ -75,7 +75,8 @@ struct wr_comparison {
  * one side only. Its frames are then keyed by function and code offset
  * on both sides, which match: -g does not change the code, and a
  * function has the same name from DWARF and from the symbol table
- * (names.h). Returns 0, or -1 when out of memory.
+ * (names.h); its inlined frames, which only DWARF shows, are left out.
+ * Returns 0, or -1 when out of memory.
  */
 int wr_sides_agree(struct wr_side *a, struct wr_side *b);
 
