@@ -58,38 +58,60 @@ static int has_scopes(Dwarf_Die *die)
 	}
 }
 
-/* name, after the names of the namespaces and classes around decl. */
+/* What a scope adds to a qualified name; NULL: nothing. closure: the
+ * scope holds the operator() being named directly. */
+static const char *scope_part(Dwarf_Die *scope, int closure)
+{
+	const char *name = dwarf_diename(scope);
+
+	switch (dwarf_tag(scope)) {
+	case DW_TAG_namespace:
+		return name ? name : "(anonymous namespace)";
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+		/* A lambda's closure type has no name; the demangler's
+		 * {lambda(int)#1} numbers lambdas as DWARF does not record. */
+		return name ? name : closure ? "{lambda}" : "{unnamed type}";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * name, after the names of the namespaces and classes around decl. Inside
+ * a function (a lambda's closure, a local class), that function's own
+ * name comes first, as the demangler writes it: it says what is around.
+ */
 static char *qualified(Dwarf_Die *decl, const char *name)
 {
+	int closure = !strcmp(name, "operator()");
 	Dwarf_Die *scopes = NULL;
+	const char *linkage, *part;
+	char *outer = NULL, *q;
 	size_t len = strlen(name) + 1;
-	char *q;
-	int n, i;
+	int n, i, top;
 
-	if ((n = dwarf_getscopes_die(decl, &scopes)) <= 1) {
-		free(scopes);
-		return strdup(name);
-	}
 	/* scopes[0] is decl itself, scopes[n - 1] its unit. */
-	for (i = 1; i < n; i++)
-		len += strlen(dwarf_diename(&scopes[i]) ? dwarf_diename(&scopes[i])
-							: "(anonymous namespace)") + 2;
+	n = dwarf_getscopes_die(decl, &scopes);
+	for (top = 1; top < n - 1 && dwarf_tag(&scopes[top]) != DW_TAG_subprogram; top++)
+		;
+	if (top < n - 1 && (outer = wr_die_function(&scopes[top], NULL, NULL, &linkage)))
+		len += strlen(outer) + 2;
+	for (i = 1; i < top; i++)
+		if ((part = scope_part(&scopes[i], i == 1 && closure)))
+			len += strlen(part) + 2;
 	q = malloc(len);
 	if (q) {
 		*q = '\0';
-		for (i = n - 2; i >= 1; i--) {
-			int tag = dwarf_tag(&scopes[i]);
-			const char *part = dwarf_diename(&scopes[i]);
-
-			if (tag == DW_TAG_namespace && !part)
-				part = "(anonymous namespace)";
-			if (!part || (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
-				      tag != DW_TAG_structure_type && tag != DW_TAG_union_type))
-				continue;
-			strcat(strcat(q, part), "::");
-		}
+		if (outer)
+			strcat(strcat(q, outer), "::");
+		for (i = top - 1; i >= 1; i--)
+			if ((part = scope_part(&scopes[i], i == 1 && closure)))
+				strcat(strcat(q, part), "::");
 		strcat(q, name);
 	}
+	free(outer);
 	free(scopes);
 	return q;
 }

@@ -4,14 +4,15 @@
 # alike: witch report's text and JSON, witch compare across a binary
 # rebuilt without -g, witch causal's line table and witch cpi.
 # tests/progs/cxxnames.cc has a namespace, a member function, a function
-# template, two overloads and a lambda; witch spy judges every store, so
-# the pairs are exact.
+# template, two overloads and two lambdas, one inlined; witch spy judges
+# every store, so the pairs are exact.
 . "$(dirname "$0")/lib.sh"
 
 src=$TOP/tests/progs/cxxnames.cc
 l_clear=$(line_of "$src" 'store: clear')
 l_fill=$(line_of "$src" 'store: fill')
-l_lambda=$(line_of "$src" 'store: lambda')
+l_lambda=$(line_of "$src" 'store: called lambda')
+l_inlined=$(line_of "$src" 'store: inlined lambda')
 # Both builds under one name: witch compare matches modules by file name.
 mkdir "$TMP/g" "$TMP/n"
 cp "$PROGS/cxxnames" "$TMP/g/cxxnames"
@@ -26,8 +27,10 @@ is $? 0 "and built without"
 "$WITCH" report "$TMP/sg" >"$TMP/g.txt"
 like "$(cat "$TMP/g.txt")" "  main → img::clear \\(cxxnames.cc:$l_clear\\)  KILLED_BY  main → img::Buf::fill \\(cxxnames.cc:$l_fill\\)" \
 	"the chain names the template and the member function in short"
-like "$(cat "$TMP/g.txt")" "KILLED_BY  main → main::\\{lambda\\(int\\)#1\\}::operator\\(\\) \\(cxxnames.cc:$l_lambda\\)" \
+like "$(cat "$TMP/g.txt")" "KILLED_BY  main → main::\\{lambda\\(int\\)#2\\}::operator\\(\\) \\(cxxnames.cc:$l_lambda\\)" \
 	"and the lambda by the function it is in"
+like "$(cat "$TMP/g.txt")" "watch: main::\\{lambda\\}::operator\\(\\) +cxxnames.cc:$l_inlined .*\\(inlined\\)" \
+	"an inlined lambda too, without the number DWARF does not record"
 like "$(cat "$TMP/g.txt")" "watch: img::clear<double>\\(img::Buf&\\) +cxxnames.cc:$l_clear " \
 	"the frames name the template with its arguments and parameters"
 like "$(cat "$TMP/g.txt")" "trap: +img::mark\\(img::Buf&, double\\) +cxxnames.cc:" \
@@ -38,16 +41,17 @@ like "$(cat "$TMP/g.txt")" "trap: +img::mark\\(img::Buf&, double\\) +cxxnames.cc
 "$WITCH" report --format=json "$TMP/sn" >"$TMP/n.json"
 watched='[.pairs[] | select(.share > 0.1) | .watch[0].function] | sort | join("; ")'
 is "$(json "$TMP/g.json" "$watched")" \
-	"img::Buf::fill(long); img::clear<double>(img::Buf&); img::mark(img::Buf&, double); img::mark(img::Buf&, int)" \
-	"JSON: the four dead stores' functions, qualified, with their parameters"
+	"img::Buf::fill(long); img::clear<double>(img::Buf&); img::mark(img::Buf&, double); img::mark(img::Buf&, int); main::{lambda}::operator()" \
+	"JSON: the five dead stores' functions, qualified, with their parameters"
 is "$(json "$TMP/g.json" '[.pairs[].watch[] | select(.function == "img::Buf::fill(long)") | .linkage_name] | unique | join(" ")')" \
 	"_ZN3img3Buf4fillEl" "JSON: with the linkage name beside"
 is "$(json "$TMP/g.json" '[.pairs[].watch[] | select(.function == "main") | .linkage_name] | unique | map(tostring) | join(" ")')" \
 	"null" "JSON: main has none"
-names='[.pairs[] | select(.share > 0.1) | [.watch[], .trap[]] | map(.function) | join(" <- ")] | sort | join("; ")'
+# Inlined frames are DWARF's alone.
+names='[.pairs[] | select(.share > 0.1) | [.watch[], .trap[]] | map(select(.inlined | not) | .function) | join(" <- ")] | sort | join("; ")'
 is "$(json "$TMP/n.json" "$names")" "$(json "$TMP/g.json" "$names")" \
 	"without -g, the symbol table gives every frame the same names as DWARF"
-like "$(json "$TMP/n.json" '[.pairs[].trap[0].function] | join(";")')" 'main::\{lambda\(int\)#1\}::operator\(\)\(int\) const' \
+like "$(json "$TMP/n.json" '[.pairs[].trap[0].function] | join(";")')" 'main::\{lambda\(int\)#2\}::operator\(\)\(int\) const' \
 	"the lambda too"
 is "$(json "$TMP/n.json" '[.pairs[] | select(.share > 0.1) | .watch[0].file] | unique | map(tostring) | join(" ")')" "null" \
 	"(the names did not come from DWARF there)"
@@ -70,7 +74,8 @@ ok $? "witch causal --end-to-end"
 fn_of() { grep "^line	[0-9]*	[^	]*cxxnames.cc:$1	" "$TMP/c/.causal-lines" | cut -f4; }
 is "$(fn_of "$l_fill")" "img::Buf::fill(long)" "causal lines: the member function"
 is "$(fn_of "$l_clear")" "img::clear<double>(img::Buf&)" "causal lines: the template"
-is "$(fn_of "$l_lambda")" "main::{lambda(int)#1}::operator()(int) const" "causal lines: the lambda"
+is "$(fn_of "$l_lambda")" "main::{lambda(int)#2}::operator()(int) const" "causal lines: the lambda"
+is "$(fn_of "$l_inlined")" "main::{lambda}::operator()" "causal lines: the inlined lambda"
 
 # witch cpi: full names in the functions table and JSON, short ones
 # where a row ends in "in f()"; --function takes either, or the symbol.

@@ -35,8 +35,8 @@ static const struct name_case cases[] = {
 	{ "_ZN3img5clearIdEEvRNS_3BufE", "img::clear<double>(img::Buf&)", "img::clear" },
 	{ "_ZN3img4markERNS_3BufEi", "img::mark(img::Buf&, int)", "img::mark" },
 	{ "_ZN3img4markERNS_3BufEd", "img::mark(img::Buf&, double)", "img::mark" },
-	{ "_ZZ4mainENKUliE_clEi.isra.0", "main::{lambda(int)#1}::operator()(int) const",
-	  "main::{lambda(int)#1}::operator()" },
+	{ "_ZZ4mainENKUliE0_clEi.isra.0", "main::{lambda(int)#2}::operator()(int) const",
+	  "main::{lambda(int)#2}::operator()" },
 	/* The rest of C++'s shapes. */
 	{ "_Z3fooi.cold", "foo(int)", "foo" },
 	{ "_ZNSt6vectorIiSaIiEE9push_backERKi",
