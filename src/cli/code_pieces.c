@@ -15,6 +15,8 @@ static uint32_t intern_or_none(struct rc_strtab *tab, const char *s)
 	return s ? rc_intern(tab, s) : UINT32_MAX;
 }
 
+/* The symbol holding a function's first code, for names.h to name one
+ * that DWARF gives no linkage name. */
 struct code_at {
 	Dwfl_Module *mod;
 	uint64_t addr;

@@ -281,14 +281,10 @@ static void call_site(Dwarf_Die *inl, Dwarf_Die *addr_cu, const char **file,
 		*line = (int)v;
 }
 
-/*
- * Frames for the code at addr from the DWARF scopes: the innermost scope
- * containing addr, then its concrete parents (dwarf_getscopes alone would
- * continue with the abstract definition of an inlined function instead of
- * the function it was inlined into). Stops at the first real subprogram.
- */
 static const struct func_sym *func_at(struct sym_module *sm, uint64_t offset);
 
+/* The symbol holding the code at addr, for names.h to name a function
+ * that DWARF gives no linkage name. */
 struct code_at {
 	struct sym_module *sm;
 	uint64_t addr;
@@ -302,6 +298,12 @@ static const char *symbol_at(void *ctx)
 	return fs ? fs->name : NULL;
 }
 
+/*
+ * Frames for the code at addr from the DWARF scopes: the innermost scope
+ * containing addr, then its concrete parents (dwarf_getscopes alone would
+ * continue with the abstract definition of an inlined function instead of
+ * the function it was inlined into). Stops at the first real subprogram.
+ */
 static int dwarf_frames(struct wr_symbolizer *s, struct sym_module *sm,
 			uint64_t addr, const char *file, int line)
 {
