@@ -43,7 +43,7 @@ static int function_name(struct code_pieces *ps, struct rc_strtab *tab, Dwarf_Di
 
 	if (wr_map_get(&ps->named, pc->origin, (uint64_t)pc->inlined, id))
 		return 0;
-	name = wr_die_function(die, pc->inlined ? NULL : symbol_at, &at, &linkage);
+	name = wr_die_function(die, pc->inlined ? NULL : symbol_at, &at, &ps->parents, &linkage);
 	*id = intern_or_none(tab, name);
 	free(name);
 	return wr_map_put(&ps->named, pc->origin, (uint64_t)pc->inlined, *id);
@@ -148,5 +148,6 @@ void code_pieces_free(struct code_pieces *ps)
 {
 	free(ps->p);
 	wr_map_free(&ps->named);
+	wr_die_parents_free(&ps->parents);
 	memset(ps, 0, sizeof(*ps));
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "report/causal_strtab.h"
+#include "report/die_parents.h"
 #include "report/map.h"
 
 struct code_piece {
@@ -32,6 +33,7 @@ struct code_pieces {
 	size_t n, cap;
 	struct wr_map named;	/* (origin DIE offset, inlined) -> its name in names */
 	Dwfl_Module *mod;	/* the unit's module, for symbols; NULL: none */
+	struct wr_die_parents parents;	/* the unit's scopes, for names */
 };
 
 /* The pieces of the unit cu, whose addresses are bias away from the link-time

@@ -38,7 +38,7 @@ const char *wr_name_die(struct wr_name_cache *c, Dwarf_Die *die, wr_symbol_at *s
 		*linkage = c->v[i].linkage;
 		return c->v[i].name;
 	}
-	name = wr_die_function(die, symbol, ctx, linkage);
+	name = wr_die_function(die, symbol, ctx, &c->parents, linkage);
 	e = keep(c, KIND_DIE, die->addr, name, *linkage);
 	if (e)
 		return e->name;
@@ -73,5 +73,6 @@ void wr_name_cache_free(struct wr_name_cache *c)
 		free(c->v[--c->n].name);
 	free(c->v);
 	wr_map_free(&c->map);
+	wr_die_parents_free(&c->parents);
 	c->cap = 0;
 }

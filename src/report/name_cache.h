@@ -21,6 +21,7 @@ struct wr_name_cache {
 	struct wr_map map;	/* (kind, address of the DIE or symbol name) -> index */
 	struct wr_named *v;
 	size_t n, cap;
+	struct wr_die_parents parents;	/* the scopes names are qualified by */
 };
 
 /*

@@ -83,7 +83,7 @@ static const char *scope_part(Dwarf_Die *scope, int closure)
  * a function (a lambda's closure, a local class), that function's own
  * name comes first, as the demangler writes it: it says what is around.
  */
-static char *qualified(Dwarf_Die *decl, const char *name)
+static char *qualified(Dwarf_Die *decl, const char *name, struct wr_die_parents *parents)
 {
 	int closure = !strcmp(name, "operator()");
 	Dwarf_Die *scopes = NULL;
@@ -93,10 +93,10 @@ static char *qualified(Dwarf_Die *decl, const char *name)
 	int n, i, top;
 
 	/* scopes[0] is decl itself, scopes[n - 1] its unit. */
-	n = dwarf_getscopes_die(decl, &scopes);
+	n = parents ? wr_die_scopes(parents, decl, &scopes) : dwarf_getscopes_die(decl, &scopes);
 	for (top = 1; top < n - 1 && dwarf_tag(&scopes[top]) != DW_TAG_subprogram; top++)
 		;
-	if (top < n - 1 && (outer = wr_die_function(&scopes[top], NULL, NULL, &linkage)))
+	if (top < n - 1 && (outer = wr_die_function(&scopes[top], NULL, NULL, parents, &linkage)))
 		len += strlen(outer) + 2;
 	for (i = 1; i < top; i++)
 		if ((part = scope_part(&scopes[i], i == 1 && closure)))
@@ -116,7 +116,8 @@ static char *qualified(Dwarf_Die *decl, const char *name)
 	return q;
 }
 
-char *wr_die_function(Dwarf_Die *die, wr_symbol_at *symbol, void *ctx, const char **linkage)
+char *wr_die_function(Dwarf_Die *die, wr_symbol_at *symbol, void *ctx,
+		      struct wr_die_parents *parents, const char **linkage)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die decl;
@@ -139,7 +140,7 @@ char *wr_die_function(Dwarf_Die *die, wr_symbol_at *symbol, void *ctx, const cha
 		return d;
 	}
 	declaration(die, &decl);
-	return qualified(&decl, name);
+	return qualified(&decl, name, parents);
 }
 
 /* Where the name being shortened goes. */

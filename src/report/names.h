@@ -12,6 +12,8 @@
 #include <elfutils/libdw.h>
 #include <stddef.h>
 
+#include "report/die_parents.h"
+
 /*
  * The name of a function from its linkage (symbol) name: demangled, less
  * the compiler's clone suffix (" [clone .constprop.0]": the code is still
@@ -33,9 +35,11 @@ typedef const char *wr_symbol_at(void *ctx);
  * DW_AT_name qualified by the namespaces and classes of its
  * declaration. In other languages, its DW_AT_name. *linkage gets the
  * mangled name used, NULL when none. NULL when the DIE has no name or
- * out of memory. malloc'd.
+ * out of memory. malloc'd. parents: where scopes are looked up (their
+ * index grows), NULL to walk the unit each time.
  */
-char *wr_die_function(Dwarf_Die *die, wr_symbol_at *symbol, void *ctx, const char **linkage);
+char *wr_die_function(Dwarf_Die *die, wr_symbol_at *symbol, void *ctx,
+		      struct wr_die_parents *parents, const char **linkage);
 
 /*
  * The short form of a name from the two above, for one-line summaries:
