@@ -31,12 +31,16 @@ CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
 CORE_LIB = $(B)/libwitchcore.a
 
 RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
-REPORT_LIBS = -ldw -lelf -lZydis -lm
+REPORT_LIBS = -ldw -lelf -lZydis -liberty -lm
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 PROG_SRC = $(wildcard tests/progs/*.c examples/*.c)
 PROG_BIN = $(patsubst %.c,$(B)/progs/%,$(notdir $(PROG_SRC)))
+# C++ test programs, each also built without debug information (NAME-nodebug).
+PROG_CXX_SRC = $(wildcard tests/progs/*.cc)
+PROG_BIN += $(patsubst %.cc,$(B)/progs/%,$(notdir $(PROG_CXX_SRC))) \
+	$(patsubst %.cc,$(B)/progs/%-nodebug,$(notdir $(PROG_CXX_SRC)))
 
 all: $(B)/bin/witch $(B)/lib/witch/libwitch.so spy causal
 
@@ -91,6 +95,16 @@ $(B)/tests/test_visit_starts: $(B)/obj/src/cli/visit_starts.o $(B)/obj/src/cli/c
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -o $@ $< -lpthread -lunwind
+
+# C++ ones as users build them, and without -g: where names come from the
+# symbol table instead of DWARF.
+$(B)/progs/%: tests/progs/%.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -g -o $@ $<
+
+$(B)/progs/%-nodebug: tests/progs/%.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -O2 -o $@ $<
 
 $(B)/progs/%: examples/%.c
 	@mkdir -p $(dir $@)

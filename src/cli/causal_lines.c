@@ -174,7 +174,8 @@ static int add_row(struct causal_module *m, uint64_t addr, uint32_t file, uint32
 	return 0;
 }
 
-static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint64_t bias)
+static int do_unit(struct causal_lines *t, uint32_t module, Dwfl_Module *mod, Dwarf_Die *cu,
+		   uint64_t bias)
 {
 	struct code_pieces ps = { 0 };
 	struct code_piece **open = NULL;
@@ -184,7 +185,7 @@ static int do_unit(struct causal_lines *t, uint32_t module, Dwarf_Die *cu, uint6
 
 	if (dwarf_getsrclines(cu, &lines, &nlines) != 0 || nlines == 0)
 		return 0;	/* a unit without line info has nothing to charge */
-	if (code_pieces_collect(&ps, &t->files, cu, bias))
+	if (code_pieces_collect(&ps, &t->files, cu, bias, mod))
 		goto out;
 	for (i = 0; i < nlines; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i), *next;
@@ -287,7 +288,7 @@ int causal_lines_add_module(struct causal_lines *t, const char *path, char *err,
 	}
 	while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL) {
 		units++;
-		if (do_unit(t, module, cu, bias)) {
+		if (do_unit(t, module, mod, cu, bias)) {
 			snprintf(err, errlen, "out of memory while reading the debug information of %s",
 				 path);
 			goto out;

@@ -19,7 +19,7 @@
 /* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
 #define fail(...) cli_fail("witch compare", 1, __VA_ARGS__)
 
-static int load(struct wr_side *side, char *path, int full, char *err, size_t errlen)
+static int load(struct wr_side *side, char *path, char *err, size_t errlen)
 {
 	side->r = wr_report_new();
 	if (!side->r)
@@ -27,7 +27,15 @@ static int load(struct wr_side *side, char *path, int full, char *err, size_t er
 	if (wr_load(side->r, &path, 1, err, errlen) || wr_report_finish(side->r))
 		return -1;
 	side->s = wr_sym_new(side->r, stderr);
-	if (!side->s || wr_side_sites(side, full))
+	if (!side->s)
+		return snprintf(err, errlen, "out of memory"), -1;
+	return 0;
+}
+
+/* Both loaded: how to key each module's frames, then the sites. */
+static int sites(struct wr_comparison *c, int full, char *err, size_t errlen)
+{
+	if (wr_sides_agree(&c->a, &c->b) || wr_side_sites(&c->a, full) || wr_side_sites(&c->b, full))
 		return snprintf(err, errlen, "out of memory"), -1;
 	return 0;
 }
@@ -64,7 +72,9 @@ int cmd_compare(int argc, char **argv)
 			printf("%s\n\nCompares the redundancy and the top pairs of a sampled profile with a "
 			       "reference\n(exhaustive) one of the same program and kind. Pairs match on the "
 			       "source\nlocations of their watch and trap sites (the first frame outside "
-			       "glibc's\nstring routines); --full-contexts matches whole calling contexts.\n",
+			       "glibc's\nstring routines), or, for a binary with debug information on one "
+			       "side only,\ntheir functions and code offsets; --full-contexts matches whole "
+			       "calling contexts.\n",
 			       USAGE);
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
@@ -78,7 +88,8 @@ int cmd_compare(int argc, char **argv)
 	if (np != 2)
 		return fail("give two profiles (sampled, then reference); %s", USAGE);
 	memset(&c, 0, sizeof(c));
-	if (load(&c.a, paths[0], full, err, sizeof(err)) || load(&c.b, paths[1], full, err, sizeof(err))) {
+	if (load(&c.a, paths[0], err, sizeof(err)) || load(&c.b, paths[1], err, sizeof(err)) ||
+	    sites(&c, full, err, sizeof(err))) {
 		rc = fail("%s", err);
 	} else if (strcmp(c.a.r->tool->what, c.b.r->tool->what)) {
 		snprintf(err, sizeof(err), "%s measures %s but %s measures %s; compare profiles of one kind",

@@ -56,7 +56,8 @@ static void help(void)
 	       "                      default 10, 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
 	       "  --function=NAME     witch cpi profiles: one function, its loops, lines, blocks and\n"
-	       "                      instructions\n"
+	       "                      instructions; NAME as the report shows it (img::Buf::fill(long)\n"
+	       "                      or img::Buf::fill) or its symbol (_ZN3img3Buf4fillEl)\n"
 	       "  --ghz=F             witch cpi profiles: estimate CPI at F GHz (default: the\n"
 	       "                      nominal frequency of the machine the sampled run ran on)\n"
 	       "  -h, --help          show this help\n", USAGE);
@@ -93,7 +94,7 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 	}
 	if (!strcmp(name, "--function")) {
 		if (!*val)
-			return fail("--function needs a function's name (its symbol, as the report shows it)");
+			return fail("--function needs a function's name (as the report shows it, in full or short, or its symbol)");
 		o->function = val;
 		return 0;
 	}

@@ -4,22 +4,49 @@
  */
 #include "cli/code_pieces.h"
 #include "report/grow.h"
+#include "report/names.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-
-	/* Follows DW_AT_abstract_origin and DW_AT_specification. */
-	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
-}
-
 static uint32_t intern_or_none(struct rc_strtab *tab, const char *s)
 {
 	return s ? rc_intern(tab, s) : UINT32_MAX;
+}
+
+/* The symbol holding a function's first code, for names.h to name one
+ * that DWARF gives no linkage name. */
+struct code_at {
+	Dwfl_Module *mod;
+	uint64_t addr;
+};
+
+static const char *symbol_at(void *ctx)
+{
+	struct code_at *at = ctx;
+
+	return at->mod ? dwfl_module_addrname(at->mod, at->addr) : NULL;
+}
+
+/*
+ * The function's name as the report shows it (names.h), interned; once
+ * per function of the unit: its inlined copies share it, and naming one
+ * that DWARF gives no linkage name may walk the unit or the symbols.
+ */
+static int function_name(struct code_pieces *ps, struct rc_strtab *tab, Dwarf_Die *die,
+			 const struct code_piece *pc, uint32_t *id)
+{
+	struct code_at at = { ps->mod, pc->start };
+	const char *linkage;
+	char *name;
+
+	if (wr_map_get(&ps->named, pc->origin, (uint64_t)pc->inlined, id))
+		return 0;
+	name = wr_die_function(die, pc->inlined ? NULL : symbol_at, &at, &ps->parents, &linkage);
+	*id = intern_or_none(tab, name);
+	free(name);
+	return wr_map_put(&ps->named, pc->origin, (uint64_t)pc->inlined, *id);
 }
 
 static int add_pieces(struct code_pieces *ps, struct rc_strtab *names, Dwarf_Die *die, int depth,
@@ -39,7 +66,7 @@ static int add_pieces(struct code_pieces *ps, struct rc_strtab *names, Dwarf_Die
 			    : pc.die;
 	pc.depth = depth;
 	pc.inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
-	pc.name = intern_or_none(names, die_name(die));
+	pc.name = UINT32_MAX;
 	pc.call_file = UINT32_MAX;
 	if (pc.inlined) {
 		if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &v) == 0 &&
@@ -52,10 +79,13 @@ static int add_pieces(struct code_pieces *ps, struct rc_strtab *names, Dwarf_Die
 	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
 		if (end <= start)
 			continue;
-		if (wr_grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p)))
-			return -1;
 		pc.start = start + bias;
 		pc.end = end + bias;
+		/* Named only when it has code: most DIEs are declarations. */
+		if (!pc.nth && function_name(ps, names, die, &pc, &pc.name))
+			return -1;
+		if (wr_grow((void **)&ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p)))
+			return -1;
 		ps->p[ps->n++] = pc;
 		pc.nth++;
 	}
@@ -99,13 +129,14 @@ static int cmp_piece(const void *a, const void *b)
 }
 
 int code_pieces_collect(struct code_pieces *ps, struct rc_strtab *names, Dwarf_Die *cu,
-			uint64_t bias)
+			uint64_t bias, Dwfl_Module *mod)
 {
 	Dwarf_Files *files;
 	size_t nfiles = 0;
 
 	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
 		files = NULL;
+	ps->mod = mod;
 	if (collect(ps, names, cu, 0, files, nfiles, bias))
 		return -1;
 	if (ps->n)
@@ -116,5 +147,7 @@ int code_pieces_collect(struct code_pieces *ps, struct rc_strtab *names, Dwarf_D
 void code_pieces_free(struct code_pieces *ps)
 {
 	free(ps->p);
+	wr_map_free(&ps->named);
+	wr_die_parents_free(&ps->parents);
 	memset(ps, 0, sizeof(*ps));
 }

@@ -7,11 +7,13 @@
 #ifndef WITCH_CLI_CODE_PIECES_H
 #define WITCH_CLI_CODE_PIECES_H
 
-#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "report/causal_strtab.h"
+#include "report/die_parents.h"
+#include "report/map.h"
 
 struct code_piece {
 	uint64_t start, end;	/* link-time addresses, [start, end) */
@@ -29,12 +31,17 @@ struct code_piece {
 struct code_pieces {
 	struct code_piece *p;	/* by start, outer pieces before the inner ones they hold */
 	size_t n, cap;
+	struct wr_map named;	/* (origin DIE offset, inlined) -> its name in names */
+	Dwfl_Module *mod;	/* the unit's module, for symbols; NULL: none */
+	struct wr_die_parents parents;	/* the unit's scopes, for names */
 };
 
 /* The pieces of the unit cu, whose addresses are bias away from the link-time
- * ones; names and files interned in names. -1 when out of memory. */
+ * ones; names and files interned in names; mod (at link-time addresses,
+ * NULL when unknown) names the functions DWARF leaves unnamed (names.h).
+ * -1 when out of memory. */
 int code_pieces_collect(struct code_pieces *ps, struct rc_strtab *names, Dwarf_Die *cu,
-			uint64_t bias);
+			uint64_t bias, Dwfl_Module *mod);
 
 void code_pieces_free(struct code_pieces *ps);
 

@@ -77,7 +77,7 @@ static int find_units(struct units *u, struct rc_strtab *names, Dwfl_Module *mod
 			return -1;
 		u->ps = p;
 		memset(&u->ps[u->n], 0, sizeof(*u->ps));
-		if (code_pieces_collect(&u->ps[u->n++], names, cu, bias))
+		if (code_pieces_collect(&u->ps[u->n++], names, cu, bias, mod))
 			return -1;
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #include "report/causal_render.h"
 #include "report/causal_analysis.h"
 #include "report/causal_profile.h"
+#include "report/names.h"
 #include "report/render.h"
 
 #include <math.h>
@@ -146,8 +147,10 @@ static void curve_text(FILE *out, const struct rc_profile *p, const struct rc_cu
 	fprintf(out, "#%zu  ", rank);
 	put_text(out, name(p, c->line));
 	if (fn) {
+		char brief[512];
+
 		fputs("  in ", out);
-		put_text(out, fn);
+		put_text(out, wr_short_name(fn, brief, sizeof(brief)));
 		fputs("()", out);
 	}
 	fputs("   -> ", out);

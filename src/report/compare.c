@@ -33,20 +33,85 @@ static int is_libc_string_routine(const struct wr_report *r, const struct wr_fra
  * profile made a million readlink calls). Out of memory, resolved into
  * `real` each time.
  */
-static const char *module_name(struct wr_side *side, const struct wr_frame *f,
-			       char real[PATH_MAX])
+static const char *module_file(struct wr_side *side, int32_t module, char real[PATH_MAX])
 {
-	const char *mod = side->r->mods[f->module].path;
+	const char *mod = side->r->mods[module].path;
 	char **names = side->modnames;
 
 	if (!names && side->r->nmods)
 		names = side->modnames = calloc(side->r->nmods, sizeof(*names));
-	if (names && names[f->module])
-		return names[f->module];
+	if (names && names[module])
+		return names[module];
 	mod = wr_basename(realpath(mod, real) ? real : mod);
 	if (names)
-		names[f->module] = strdup(mod);
+		names[module] = strdup(mod);
 	return mod;
+}
+
+static const char *module_name(struct wr_side *side, const struct wr_frame *f,
+			       char real[PATH_MAX])
+{
+	return module_file(side, f->module, real);
+}
+
+/* Per module of the side: did any calling context run code in it? Only
+ * those are opened: a module nothing ran in needs no warning. */
+static unsigned char *ran_in(const struct wr_side *side)
+{
+	unsigned char *ran = calloc(side->r->nmods ? side->r->nmods : 1, 1);
+	size_t i;
+
+	for (i = 0; ran && i < side->r->nctxs; i++)
+		if (side->r->ctxs[i].module >= 0 && (size_t)side->r->ctxs[i].module < side->r->nmods)
+			ran[side->r->ctxs[i].module] = 1;
+	return ran;
+}
+
+/* Mark the modules of one name that have DWARF in a but not in b. */
+static void mark_by_offset(struct wr_side *a, const unsigned char *ran_a, struct wr_side *b,
+			   const unsigned char *ran_b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+	int32_t i, j;
+
+	for (i = 0; (size_t)i < a->r->nmods; i++) {
+		if (!ran_a[i] || !wr_sym_module_has_dwarf(a->s, i))
+			continue;
+		for (j = 0; (size_t)j < b->r->nmods; j++)
+			if (ran_b[j] && !strcmp(module_file(a, i, ra), module_file(b, j, rb)) &&
+			    wr_sym_module_ok(b->s, j) && !wr_sym_module_has_dwarf(b->s, j))
+				a->by_offset[i] = b->by_offset[j] = 1;
+	}
+}
+
+int wr_sides_agree(struct wr_side *a, struct wr_side *b)
+{
+	unsigned char *ran_a = ran_in(a), *ran_b = ran_in(b);
+	int ret = -1;
+
+	a->by_offset = calloc(a->r->nmods ? a->r->nmods : 1, 1);
+	b->by_offset = calloc(b->r->nmods ? b->r->nmods : 1, 1);
+	if (ran_a && ran_b && a->by_offset && b->by_offset) {
+		mark_by_offset(a, ran_a, b, ran_b);
+		mark_by_offset(b, ran_b, a, ran_a);
+		ret = 0;
+	}
+	free(ran_a);
+	free(ran_b);
+	return ret;
+}
+
+/* Is the frame keyed by its source line (else by its code offset)? */
+static int by_line(const struct wr_side *side, const struct wr_frame *f)
+{
+	return f->file && !(f->module >= 0 && side->by_offset && side->by_offset[f->module]);
+}
+
+/* An inlined frame of a module keyed by offset: only DWARF knows of it,
+ * so the side without sees the function it was inlined into. */
+static int hidden(const struct wr_side *side, const struct wr_frame *f)
+{
+	return f->inlined && f->module >= 0 && side->by_offset && side->by_offset[f->module];
 }
 
 /*
@@ -62,7 +127,7 @@ static void put_frame(char *buf, size_t cap, struct wr_side *side, const struct 
 
 	char real[PATH_MAX];
 
-	if (f->file || f->module < 0) {
+	if (by_line(side, f) || f->module < 0) {
 		snprintf(buf + n, cap - n, "%s%s (%s:%d)", n ? " <- " : "", fn,
 			 f->file ? wr_basename(f->file) : "??", f->line);
 		return;
@@ -86,16 +151,17 @@ static int context_key(struct wr_side *side, uint32_t ctx, int full, int exact, 
 		return -1;
 	if (full) {
 		for (i = 0; i < n; i++)
-			put_frame(buf, cap, side, &f[i]);
+			if (!hidden(side, &f[i]))
+				put_frame(buf, cap, side, &f[i]);
 		i = 0;
 	} else {
-		while (i + 1 < n && is_libc_string_routine(side->r, &f[i]))
+		while (i + 1 < n && (is_libc_string_routine(side->r, &f[i]) || hidden(side, &f[i])))
 			i++;
 		if (n > 0)
 			put_frame(buf, cap, side, &f[i]);
 	}
 	len = strlen(buf);
-	if (exact && n > 0 && f[i].file && f[i].module >= 0)
+	if (exact && n > 0 && by_line(side, &f[i]) && f[i].module >= 0)
 		snprintf(buf + len, cap - len, " [%s+0x%llx]", module_name(side, &f[i], real),
 			 (unsigned long long)f[i].offset);
 	return 0;
@@ -244,6 +310,8 @@ void wr_side_free(struct wr_side *side)
 		free(side->modnames[i]);
 	free(side->modnames);
 	side->modnames = NULL;
+	free(side->by_offset);
+	side->by_offset = NULL;
 	for (i = 0; i < side->nsites; i++)
 		free(side->sites[i].key);
 	free(side->sites);

@@ -42,6 +42,7 @@ struct wr_side {
 	double judged;		/* all of them */
 	double redundancy;	/* Eq. 1, exact waste / all observed */
 	char **modnames;	/* per module of r: its file's name, once known */
+	unsigned char *by_offset;	/* per module of r: key its frames by code offset */
 };
 
 /* Reference pairs below this share of waste are not compared. */
@@ -67,6 +68,17 @@ struct wr_comparison {
 	double reweighted_reference;
 	double coverage;
 };
+
+/*
+ * Before the sites: a module that has DWARF on one side and none on the
+ * other (a binary rebuilt without -g) has frames with source lines on
+ * one side only. Its frames are then keyed by function and code offset
+ * on both sides, which match: -g does not change the code, and a
+ * function has the same name from DWARF and from the symbol table
+ * (names.h); its inlined frames, which only DWARF shows, are left out.
+ * Returns 0, or -1 when out of memory.
+ */
+int wr_sides_agree(struct wr_side *a, struct wr_side *b);
 
 /* Reduce one loaded report to sites. Returns 0, or -1 when out of memory. */
 int wr_side_sites(struct wr_side *side, int full_contexts);

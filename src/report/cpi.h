@@ -68,7 +68,8 @@ struct cpi_edge {
 struct cpi_func {
 	int32_t module;
 	uint64_t start;		/* its symbol's offset (the first instruction's when none) */
-	const char *name;	/* NULL: no symbol */
+	const char *name;	/* NULL: no symbol; else as names.h names it */
+	const char *linkage;	/* its symbol, when mangled; else NULL */
 	uint32_t first, n;	/* its instructions: insns[first..first+n) */
 	uint32_t first_block, nblocks;
 	uint64_t invocations;
@@ -220,7 +221,8 @@ struct cpi_render_opts {
 };
 int cpi_render_text(FILE *out, struct cpi *c, const struct cpi_render_opts *o);
 int cpi_render_json(FILE *out, struct cpi *c, const struct cpi_render_opts *o);
-/* The function named name (its symbol), or CPI_NONE. */
+/* The function named name (in full, in short or by its mangled symbol; of
+ * several, the one with the most time), or CPI_NONE. */
 uint32_t cpi_function_named(const struct cpi *c, const char *name);
 
 #endif

@@ -33,7 +33,7 @@ int cpi_functions(struct cpi *c)
 	struct wr_addr_info info, sym = { 0 };
 	int32_t sym_module = -2;
 	uint64_t start = 0;
-	const char *name = NULL;
+	const char *name = NULL, *linkage = NULL;
 
 	for (i = 0; i < c->ninsns; i++) {
 		struct cpi_insn *in = &c->insns[i];
@@ -52,9 +52,11 @@ int cpi_functions(struct cpi *c)
 		in->src_line = info.line;
 		if (sym.function) {
 			name = sym.function;
+			linkage = sym.linkage;
 			start = sym.start;
 		} else {
 			name = NULL;
+			linkage = NULL;
 			start = f && !f->name && contiguous(&c->insns[i - 1], in) ? f->start : in->offset;
 		}
 		if (!f || f->module != in->module || f->start != start || (f->name == NULL) != !name) {
@@ -65,6 +67,7 @@ int cpi_functions(struct cpi *c)
 			f->module = in->module;
 			f->start = start;
 			f->name = name;
+			f->linkage = linkage;
 			f->first = (uint32_t)i;
 		}
 		f->n++;

@@ -8,6 +8,7 @@
  * samples is marked not significant.
  */
 #include "report/cpi.h"
+#include "report/names.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -78,6 +79,14 @@ static const char *func_name(const struct cpi *c, uint32_t f, char *buf, size_t 
 	return buf;
 }
 
+/* The short form, for a column or an "in f()" at the end of a row. */
+static const char *func_brief(const struct cpi *c, uint32_t f, char *buf, size_t cap)
+{
+	const struct cpi_func *fn = &c->funcs[f];
+
+	return fn->name ? wr_short_name(fn->name, buf, cap) : func_name(c, f, buf, cap);
+}
+
 static const char *module_name(const struct cpi *c, int32_t m)
 {
 	return m >= 0 ? wr_basename(c->r->mods[m].path) : "?";
@@ -110,12 +119,21 @@ static int insn_in(const struct cpi *c, uint32_t i, uint32_t fn)
 	       (c->insns[i].samples > 0 || c->insns[i].landed > 0);
 }
 
+/* Named by its full name, its short one (all overloads) or its symbol. */
+static int named(const struct cpi_func *f, const char *name)
+{
+	char brief[512];
+
+	return f->name && (!strcmp(f->name, name) || (f->linkage && !strcmp(f->linkage, name)) ||
+			   !strcmp(wr_short_name(f->name, brief, sizeof(brief)), name));
+}
+
 uint32_t cpi_function_named(const struct cpi *c, const char *name)
 {
 	uint32_t f, best = CPI_NONE;
 
 	for (f = 0; f < c->nfuncs; f++)
-		if (c->funcs[f].name && !strcmp(c->funcs[f].name, name) &&
+		if (named(&c->funcs[f], name) &&
 		    (best == CPI_NONE || c->funcs[f].incl_ns > c->funcs[best].incl_ns))
 			best = f;
 	return best;
@@ -273,7 +291,7 @@ static void loops_text(FILE *out, const struct cpi *c, const struct keys *k,
 				 per(l->incl_ns, l->incl_insns));
 		else
 			strcat(pair, "-");
-		fprintf(out, " %13s  %s\n", pair, func_name(c, l->func, buf, sizeof(buf)));
+		fprintf(out, " %13s  %s\n", pair, func_brief(c, l->func, buf, sizeof(buf)));
 	}
 	if (!n)
 		fprintf(out, "  (none)\n");
@@ -303,7 +321,7 @@ static void lines_text(FILE *out, const struct cpi *c, const struct keys *k,
 		if (o->ghz > 0)
 			num(out, 8, 2, per(l->ns, l->insns) * o->ghz);
 		fprintf(out, "  %s:%d in %s()\n", wr_basename(l->file), l->line,
-			func_name(c, l->func, buf, sizeof(buf)));
+			func_brief(c, l->func, buf, sizeof(buf)));
 	}
 	free(idx);
 }
@@ -474,6 +492,7 @@ static void functions_json(FILE *out, const struct cpi *c, const struct keys *k,
 
 		fputs(i ? ",{" : "{", out);
 		jstr(out, "function", func_name(c, idx[i], buf, sizeof(buf)), &first);
+		jstr(out, "linkage_name", f->linkage, &first);
 		jstr(out, "module", f->module >= 0 ? c->r->mods[f->module].path : NULL, &first);
 		jnum(out, "samples", "%.1f", f->self_samples, &first);
 		jnum(out, "inclusive_samples", "%.1f", f->incl_samples, &first);

@@ -114,6 +114,8 @@ static void put_frames(FILE *out, const struct wr_report *r,
 		fputs(i ? ",{" : "{", out);
 		put_key(out, "function", &first);
 		wr_json_string(out, f[i].function);
+		put_key(out, "linkage_name", &first);
+		wr_json_string(out, f[i].linkage);
 		put_key(out, "file", &first);
 		wr_json_string(out, f[i].file);
 		put_key(out, "line", &first);

@@ -6,6 +6,7 @@
  * per frame, which is what one needs to go and fix it. Every number says
  * what it counts and what it is a fraction of.
  */
+#include "report/names.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -23,6 +24,7 @@
 #define MAX_LISTED	8	/* pids, and tids per pid, listed by number */
 #define LABEL_WIDTH	40	/* alignment stops growing here */
 #define LOC_WIDTH	28
+#define NAME_CAP	512	/* a short name; the full ones are not copied */
 
 static const char *plural(uint64_t n, const char *one, const char *many)
 {
@@ -75,14 +77,15 @@ static const char *module_label(const struct wr_report *r, int32_t module)
 	return *base ? base : "?";
 }
 
-/* The function, or where the code is when its name is unknown. */
-static const char *frame_label(const struct wr_report *r,
-			       const struct wr_frame *f, char *buf, size_t cap)
+/* The function, or where the code is when its name is unknown. Short:
+ * without template arguments and parameters, for the one-line chain. */
+static const char *frame_label(const struct wr_report *r, const struct wr_frame *f, int brief,
+			       char *buf, size_t cap)
 {
 	const char *mod = module_label(r, f->module);
 
 	if (f->function)
-		return f->function;
+		return brief ? wr_short_name(f->function, buf, cap) : f->function;
 	if (mod)
 		snprintf(buf, cap, "%s+0x%llx", mod,
 			 (unsigned long long)f->offset);
@@ -319,7 +322,7 @@ static int is_startup(const struct wr_frame *f)
 static void print_chain(FILE *out, const struct wr_report *r,
 			const struct wr_frame *f, long n)
 {
-	char buf[64];
+	char buf[NAME_CAP];
 	long k;
 
 	if (n == 0) {
@@ -336,8 +339,7 @@ static void print_chain(FILE *out, const struct wr_report *r,
 		}
 		if (k)
 			fputs(ARROW, out);
-		put_printable(out, frame_label(r, &f[n - 1 - k], buf,
-					       sizeof(buf)));
+		put_printable(out, frame_label(r, &f[n - 1 - k], 1, buf, sizeof(buf)));
 	}
 	if (f[0].file) {
 		fputs(" (", out);
@@ -353,7 +355,7 @@ static void widths(const struct wr_report *r, const struct wr_frame *f,
 	long i;
 
 	for (i = 0; i < n; i++) {
-		int l = (int)strlen(frame_label(r, &f[i], buf, sizeof(buf)));
+		int l = (int)strlen(frame_label(r, &f[i], 0, buf, sizeof(buf)));
 		int c = (int)strlen(frame_location(&f[i], buf, sizeof(buf)));
 
 		if (l > *wlabel)
@@ -367,12 +369,12 @@ static void print_frame(FILE *out, const struct wr_report *r,
 			const char *tag, const struct wr_frame *f,
 			int wlabel, int wloc)
 {
-	char lbuf[64], cbuf[64], line[1024];
+	char lbuf[64], cbuf[64], line[4096];
 	const char *mod = module_label(r, f->module);
 	int n;
 
 	n = snprintf(line, sizeof(line), "    %-6s %-*s  %-*s", tag, wlabel,
-		     frame_label(r, f, lbuf, sizeof(lbuf)), wloc,
+		     frame_label(r, f, 0, lbuf, sizeof(lbuf)), wloc,
 		     frame_location(f, cbuf, sizeof(cbuf)));
 	if (n > 0 && (size_t)n < sizeof(line) && f->first)
 		n += snprintf(line + n, sizeof(line) - n, "  [%s%s0x%llx]",

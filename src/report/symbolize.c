@@ -13,6 +13,7 @@
  */
 #include "report/debuginfo.h"
 #include "report/grow.h"
+#include "report/name_cache.h"
 #include "report/symbolize.h"
 #include "report/report.h"
 
@@ -58,6 +59,7 @@ struct wr_symbolizer {
 	size_t npool, cap_pool;
 	struct wr_frame *out;	/* what wr_sym_context() returns */
 	size_t cap_out;
+	struct wr_name_cache names;	/* functions' names, made once each */
 	struct wr_map paths;	/* (comp dir, file) -> index in joined */
 	char **joined;		/* relative source paths joined to their comp dir */
 	size_t njoined, cap_joined;
@@ -100,6 +102,7 @@ void wr_sym_free(struct wr_symbolizer *s)
 	free(s->mods);
 	wr_map_free(&s->cache);
 	wr_map_free(&s->paths);
+	wr_name_cache_free(&s->names);
 	while (s->njoined)
 		free(s->joined[--s->njoined]);
 	free(s->joined);
@@ -250,14 +253,6 @@ static struct wr_frame *new_frame(struct wr_symbolizer *s)
 	return f;
 }
 
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-
-	/* Follows DW_AT_abstract_origin and DW_AT_specification. */
-	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
-}
-
 /*
  * Where an inlined instance was called from: its call site. DW_AT_call_file
  * indexes the file table of the unit holding the DIE, which is not the
@@ -286,15 +281,34 @@ static void call_site(Dwarf_Die *inl, Dwarf_Die *addr_cu, const char **file,
 		*line = (int)v;
 }
 
+static const struct func_sym *func_at(struct sym_module *sm, uint64_t offset);
+
+/* The symbol holding the code at addr, for names.h to name a function
+ * that DWARF gives no linkage name. */
+struct code_at {
+	struct sym_module *sm;
+	uint64_t addr;
+};
+
+static const char *symbol_at(void *ctx)
+{
+	struct code_at *at = ctx;
+	const struct func_sym *fs = func_at(at->sm, at->addr);
+
+	return fs ? fs->name : NULL;
+}
+
 /*
  * Frames for the code at addr from the DWARF scopes: the innermost scope
  * containing addr, then its concrete parents (dwarf_getscopes alone would
  * continue with the abstract definition of an inlined function instead of
  * the function it was inlined into). Stops at the first real subprogram.
  */
-static int dwarf_frames(struct wr_symbolizer *s, Dwfl_Module *mod,
+static int dwarf_frames(struct wr_symbolizer *s, struct sym_module *sm,
 			uint64_t addr, const char *file, int line)
 {
+	struct code_at at = { sm, addr };
+	Dwfl_Module *mod = sm->mod;
 	Dwarf_Die *scopes = NULL, inner, *cu;
 	Dwarf_Addr bias;
 	int n, i, ret = 0;
@@ -322,7 +336,9 @@ static int dwarf_frames(struct wr_symbolizer *s, Dwfl_Module *mod,
 			ret = -1;
 			break;
 		}
-		f->function = die_name(&scopes[i]);
+		f->function = wr_name_die(&s->names, &scopes[i],
+					  tag == DW_TAG_subprogram ? symbol_at : NULL, &at,
+					  &f->linkage);
 		f->file = file;
 		f->line = line;
 		if (tag == DW_TAG_subprogram)
@@ -335,11 +351,12 @@ static int dwarf_frames(struct wr_symbolizer *s, Dwfl_Module *mod,
 }
 
 /* Append the frames for addr to the pool. */
-static int symbolize_addr(struct wr_symbolizer *s, Dwfl_Module *mod,
-			  uint64_t addr)
+static int symbolize_addr(struct wr_symbolizer *s, struct sym_module *sm, uint64_t addr)
 {
 	size_t first = s->npool;
 	const char *file = NULL, *sym;
+	Dwfl_Module *mod = sm->mod;
+	struct wr_frame *last;
 	Dwfl_Line *dl;
 	GElf_Off off;
 	GElf_Sym esym;
@@ -348,21 +365,21 @@ static int symbolize_addr(struct wr_symbolizer *s, Dwfl_Module *mod,
 	dl = dwfl_module_getsrc(mod, addr);
 	if (dl)
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
-	if (dwarf_frames(s, mod, addr, file, line))
+	if (dwarf_frames(s, sm, addr, file, line))
 		return -1;
+	last = s->npool == first ? NULL : &s->pool[s->npool - 1];
 	/* No DWARF function (stripped, or assembly): the ELF symbol table. */
-	if (s->npool == first || !s->pool[s->npool - 1].function) {
+	if (!last || !last->function) {
 		sym = dwfl_module_addrinfo(mod, addr, &off, &esym, NULL, NULL,
 					   NULL);
-		if (s->npool == first) {
-			struct wr_frame *f = new_frame(s);
-
-			if (!f)
+		if (!last) {
+			last = new_frame(s);
+			if (!last)
 				return -1;
-			f->file = file;
-			f->line = line;
+			last->file = file;
+			last->line = line;
 		}
-		s->pool[s->npool - 1].function = sym;
+		last->function = wr_name_symbol(&s->names, sym, &last->linkage);
 	}
 	return 0;
 }
@@ -386,7 +403,7 @@ static int node_frames(struct wr_symbolizer *s, const struct wr_ctx *c,
 		sm = &s->mods[c->module];
 		if (sm->state == 0)
 			open_module(s, c->module);
-		if (sm->state > 0 && symbolize_addr(s, sm->mod, addr))
+		if (sm->state > 0 && symbolize_addr(s, sm, addr))
 			return -1;
 	}
 	if (s->npool == e->start && !new_frame(s))
@@ -438,6 +455,13 @@ int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module)
 	if (s->mods[module].state == 0)
 		open_module(s, module);
 	return s->mods[module].state > 0;
+}
+
+int wr_sym_module_has_dwarf(struct wr_symbolizer *s, int32_t module)
+{
+	Dwarf_Addr bias;
+
+	return wr_sym_module_ok(s, module) && dwfl_module_getdwarf(s->mods[module].mod, &bias);
 }
 
 /* A source file named relative to its compilation directory, as a path
@@ -560,7 +584,7 @@ void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int w
 		return;
 	mod = s->mods[module].mod;
 	if (with_symbol && (f = func_at(&s->mods[module], offset))) {
-		info->function = f->name;
+		info->function = wr_name_symbol(&s->names, f->name, &info->linkage);
 		info->start = f->start;
 		info->end = f->end;
 	}

@@ -15,7 +15,8 @@
 struct wr_report;
 
 struct wr_frame {
-	const char *function;	/* NULL when unknown */
+	const char *function;	/* as people know it (names.h); NULL when unknown */
+	const char *linkage;	/* the mangled name it came from; NULL when none */
 	const char *file;	/* source file as in the debug info; NULL */
 	int line;		/* 0 when unknown */
 	int inlined;		/* inlined into the next frame (no call) */
@@ -50,7 +51,8 @@ int wr_sym_ranked(struct wr_symbolizer *s, size_t top);
 
 /* What one address is: the ELF symbol holding it, and its source line. */
 struct wr_addr_info {
-	const char *function;	/* the symbol's name, NULL when none */
+	const char *function;	/* the symbol's function (names.h), NULL when none */
+	const char *linkage;	/* the symbol's name when mangled, else NULL */
 	uint64_t start, end;	/* the symbol's offsets in the module (end: past it) */
 	const char *file;	/* NULL when unknown */
 	int line;		/* 0 when unknown */
@@ -65,6 +67,10 @@ void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int w
 /* Is the module's file readable and the one profiled (a build-id that
  * matches, or none recorded)? Opens it if need be. */
 int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module);
+
+/* Does the module have DWARF (its frames get source lines)? Opens it if
+ * need be; 0 when it cannot be read. */
+int wr_sym_module_has_dwarf(struct wr_symbolizer *s, int32_t module);
 
 /* Last path component, for short labels. */
 const char *wr_basename(const char *path);

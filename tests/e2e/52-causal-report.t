@@ -65,6 +65,18 @@ is "$(json "$TMP/json" '.lines[] | select(.location == "cold.c:20") | .function'
 "$WITCH" report --format=json --top=1 "$TMP/one" >"$TMP/json1"
 is "$(json "$TMP/json1" '.lines | length')" 1 "--top=1 keeps one line"
 
+# A C++ function as witch causal's line table names it (src/report/names.h):
+# short in the text's "in f()", in full in JSON.
+mkdir "$TMP/cxx"
+profile 101 >"$TMP/cxx/causal.101"
+printf 'witch-causal-lines\t1\nmodule\t0\t/bin/app\nline\t0\thot.c:10\timg::Buf::fill<int>(long) const\n' \
+	>"$TMP/cxx/.causal-lines"
+"$WITCH" report "$TMP/cxx" >"$TMP/cxx.txt"
+like "$(sed -n '/^#1 /p' "$TMP/cxx.txt")" '^#1  hot\.c:10  in img::Buf::fill\(\)   -> app\.c:42 ' \
+	"a C++ function: its short name in the text"
+"$WITCH" report --format=json "$TMP/cxx" >"$TMP/cxx.json"
+is "$(json "$TMP/cxx.json" '.lines[0].function')" "img::Buf::fill<int>(long) const" "and its full name in JSON"
+
 # coz's format: records and keys coz writes, tab-separated key=value.
 "$WITCH" report --format=coz "$TMP/one" >"$TMP/profile.coz"
 ok $? "--format=coz"

@@ -158,7 +158,7 @@ static void test_merge(void)
 				      "\"use_bytes\":1.500,\"approx_waste_bytes\":0.000,"
 				      "\"share\":1.000000,"
 				      "\"traps\":7,\"watch\":[{\"function\":null,"
-				      "\"file\":null,\"line\":null,\"module\":"
+				      "\"linkage_name\":null,\"file\":null,\"line\":null,\"module\":"
 				      "\"/nonexistent/app\",\"offset\":\"0x1010\""),
 		       "json: pair with frames leaf first");
 		tap_ok(json && strstr(json, "\"processes\":[10,20]"),
