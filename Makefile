@@ -139,7 +139,7 @@ fuzz: $(B)/fuzz/fuzz_reader $(B)/fuzz/fuzz_causal
 
 check: deps
 	$(MAKE) all unit progs sanitize fuzz $(B)/bench/measure $(B)/bench/sampler-cost
-	prove -f --exec '' $(UNIT_BIN) $(SAN_BIN) tests/e2e/*.t
+	prove -f --timer --exec '' $(UNIT_BIN) $(SAN_BIN) tests/e2e/*.t
 
 install: all install-spy install-causal
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/witch
