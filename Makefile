@@ -41,6 +41,16 @@ PROG_BIN = $(patsubst %.c,$(B)/progs/%,$(notdir $(PROG_SRC)))
 PROG_CXX_SRC = $(wildcard tests/progs/*.cc)
 PROG_BIN += $(patsubst %.cc,$(B)/progs/%,$(notdir $(PROG_CXX_SRC))) \
 	$(patsubst %.cc,$(B)/progs/%-nodebug,$(notdir $(PROG_CXX_SRC)))
+# Rust ones only where rustc is installed (CI installs none; their test
+# skips): each with rustc's default mangling, legacy, and, where rustc
+# accepts it (1.59 on), with v0 (NAME-v0).
+PROG_RS = $(patsubst %.rs,%,$(notdir $(wildcard tests/progs/*.rs)))
+ifneq ($(shell command -v rustc),)
+PROG_BIN += $(PROG_RS:%=$(B)/progs/%)
+ifneq ($(shell rustc -C symbol-mangling-version=v0 --print sysroot 2>/dev/null),)
+PROG_BIN += $(PROG_RS:%=$(B)/progs/%-v0)
+endif
+endif
 
 all: $(B)/bin/witch $(B)/lib/witch/libwitch.so spy causal
 
@@ -105,6 +115,16 @@ $(B)/progs/%: tests/progs/%.cc
 $(B)/progs/%-nodebug: tests/progs/%.cc
 	@mkdir -p $(dir $@)
 	$(CXX) -O2 -o $@ $<
+
+# Rust ones as users build them (-O is opt-level 2, -g debuginfo 2); the
+# legacy mangling is the default: naming it needs -Z unstable-options.
+$(B)/progs/%: tests/progs/%.rs
+	@mkdir -p $(dir $@)
+	rustc -O -g -o $@ $<
+
+$(B)/progs/%-v0: tests/progs/%.rs
+	@mkdir -p $(dir $@)
+	rustc -O -g -C symbol-mangling-version=v0 -o $@ $<
 
 $(B)/progs/%: examples/%.c
 	@mkdir -p $(dir $@)
