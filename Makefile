@@ -118,13 +118,16 @@ $(B)/progs/%-nodebug: tests/progs/%.cc
 
 # Rust ones as users build them (-O is opt-level 2, -g debuginfo 2); the
 # legacy mangling is the default: naming it needs -Z unstable-options.
+# Without make's MAKEFLAGS rustc does not look for a jobserver it is not
+# given.
+RUSTC = MAKEFLAGS= rustc
 $(B)/progs/%: tests/progs/%.rs
 	@mkdir -p $(dir $@)
-	rustc -O -g -o $@ $<
+	$(RUSTC) -O -g -o $@ $<
 
 $(B)/progs/%-v0: tests/progs/%.rs
 	@mkdir -p $(dir $@)
-	rustc -O -g -C symbol-mangling-version=v0 -o $@ $<
+	$(RUSTC) -O -g -C symbol-mangling-version=v0 -o $@ $<
 
 $(B)/progs/%: examples/%.c
 	@mkdir -p $(dir $@)
