@@ -28,9 +28,9 @@
 #define MAX_FIELDS	7
 #define MAX_STAT_NAME	64
 #define MAX_BUILD_ID	128	/* hex digits; build-ids are 20 bytes in practice */
-#define CORRUPT		"the profile is corrupt; re-run witch record"
+#define CORRUPT		"the profile is corrupt; re-run the witch command that wrote it"
 #define TRUNCATED	"is truncated (no end line): the run was probably " \
-			"killed while writing; re-run witch record"
+			"killed while writing; re-run the witch command that wrote it"
 
 static const char *const known_tools[] = {
 	"dead", "silent", "load", "deadspy", "redspy", "loadspy", "time", "count", NULL
@@ -115,7 +115,7 @@ static int fail_file(struct parser *ps, const char *fmt, ...)
 	return -1;
 }
 
-/* "NAME:LINE: what; the profile is corrupt; re-run witch record". */
+/* "NAME:LINE: what; the profile is corrupt; re-run ...". */
 static int fail_at(struct parser *ps, size_t lineno, const char *fmt, ...)
 {
 	va_list ap;
@@ -861,7 +861,7 @@ static int check_magic(struct parser *ps, const char *buf, size_t len)
 
 	if (len == 0)
 		return fail_file(ps, "is empty: the run was probably killed "
-				 "before writing it; re-run witch record");
+				 "before writing it; re-run the witch command that wrote it");
 	if (len < MAGIC_LEN + 1 && !memcmp(buf, MAGIC, len))
 		return fail_file(ps, TRUNCATED);
 	if (len < MAGIC_LEN + 1 || memcmp(buf, MAGIC " ", MAGIC_LEN + 1))

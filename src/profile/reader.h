@@ -117,7 +117,7 @@ struct wp_profile {
  * Read and validate the profile at path. On success stores a profile that
  * the caller releases with wp_free() and returns 0. On failure returns -1
  * and writes a one-line message (no trailing newline) into err, e.g.
- * "out/app-12.witch is truncated (no end line): ...; re-run witch record".
+ * "out/app-12.witch is truncated (no end line): ...; re-run the witch command that wrote it".
  */
 int wp_read(const char *path, struct wp_profile **out, char *err, size_t errlen);
 

@@ -234,7 +234,7 @@ static void open_module(struct wr_symbolizer *s, int32_t idx)
 		}
 		warn_line(s, "%s changed since it was profiled (build-id %s, "
 			  "profile has %s); its frames are shown as "
-			  "module+offset: re-run witch record", m->path,
+			  "module+offset: re-run the witch command that wrote it", m->path,
 			  *id ? id : "none", m->build_id);
 		return;
 	}
