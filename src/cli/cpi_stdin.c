@@ -25,6 +25,7 @@
 
 #include "cli/cpi_stdin.h"
 #include "cli/oneline.h"
+#include "core/outfile.h"
 
 int cpi_stdin_open(struct cpi_stdin *s, const char *who, const char *outdir)
 {
@@ -41,21 +42,6 @@ int cpi_stdin_open(struct cpi_stdin *s, const char *who, const char *outdir)
 				strerror(errno));
 	unlink(path);
 	s->stream = lseek(0, 0, SEEK_CUR) < 0;
-	return 0;
-}
-
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
 	return 0;
 }
 
@@ -81,7 +67,8 @@ static void stream(int saved, int out)
 		n = read(0, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0 || write_all(saved, buf, (size_t)n) || write_all(out, buf, (size_t)n))
+		if (n <= 0 || core_outfile_write(saved, buf, (size_t)n) ||
+		    core_outfile_write(out, buf, (size_t)n))
 			break;
 	}
 	_exit(0);
@@ -99,7 +86,7 @@ int cpi_stdin_first(struct cpi_stdin *s, const char *who)
 		while ((n = read(0, buf, sizeof(buf))) != 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n < 0 || write_all(s->saved, buf, (size_t)n))
+			if (n < 0 || core_outfile_write(s->saved, buf, (size_t)n))
 				return cli_fail(who, -2, "cannot save stdin for the second run: %s",
 						strerror(errno));
 		}
