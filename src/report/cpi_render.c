@@ -472,6 +472,23 @@ static void jint(FILE *out, const char *key, uint64_t v, int *first)
 	fprintf(out, "%llu", (unsigned long long)v);
 }
 
+/* "significant": whether a row rests on enough samples. */
+static void jsig(FILE *out, double samples, int *first)
+{
+	jkey(out, "significant", first);
+	fputs(samples >= CPI_SIGNIFICANT ? "true" : "false", out);
+}
+
+/* Time per instruction with callees, and the share of it below calls the
+ * counting run did not count (a function's or a loop's). */
+static void jinclusive(FILE *out, const struct cpi *c, double incl_ns, uint64_t incl_insns,
+		       double uncounted_ns, int *first)
+{
+	jnum(out, "inclusive_ns_per_instruction", "%.4f", incl_per(incl_ns, incl_insns, uncounted_ns),
+	     first);
+	jnum(out, "uncounted_share", "%.4f", share(c, uncounted_ns) / 100, first);
+}
+
 static void jstr(FILE *out, const char *key, const char *s, int *first)
 {
 	jkey(out, key, first);
@@ -502,11 +519,8 @@ static void functions_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jint(out, "instructions", f->self_insns, &first);
 		jint(out, "inclusive_instructions", f->incl_insns, &first);
 		jnum(out, "ns_per_instruction", "%.4f", per(f->self_ns, f->self_insns), &first);
-		jnum(out, "inclusive_ns_per_instruction", "%.4f",
-		     incl_per(f->incl_ns, f->incl_insns, f->uncounted_ns), &first);
-		jnum(out, "uncounted_share", "%.4f", share(c, f->uncounted_ns) / 100, &first);
-		jkey(out, "significant", &first);
-		fputs(f->incl_samples >= CPI_SIGNIFICANT ? "true" : "false", out);
+		jinclusive(out, c, f->incl_ns, f->incl_insns, f->uncounted_ns, &first);
+		jsig(out, f->incl_samples, &first);
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -555,11 +569,8 @@ static void loops_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jnum(out, "inclusive_share", "%.4f", share(c, l->incl_ns) / 100, &first);
 		jnum(out, "ns_per_iteration", "%.4f", per(l->incl_ns, l->iterations), &first);
 		jnum(out, "ns_per_instruction", "%.4f", per(l->self_ns, l->self_insns), &first);
-		jnum(out, "inclusive_ns_per_instruction", "%.4f",
-		     incl_per(l->incl_ns, l->incl_insns, l->uncounted_ns), &first);
-		jnum(out, "uncounted_share", "%.4f", share(c, l->uncounted_ns) / 100, &first);
-		jkey(out, "significant", &first);
-		fputs(l->incl_samples >= CPI_SIGNIFICANT ? "true" : "false", out);
+		jinclusive(out, c, l->incl_ns, l->incl_insns, l->uncounted_ns, &first);
+		jsig(out, l->incl_samples, &first);
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -594,8 +605,7 @@ static void blocks_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jnum(out, "samples_share", "%.4f", share(c, b->ns) / 100, &first);
 		jnum(out, "ns_per_execution", "%.4f", per(b->ns, b->execs), &first);
 		jnum(out, "ns_per_instruction", "%.4f", per(b->ns, b->insns), &first);
-		jkey(out, "significant", &first);
-		fputs(b->samples >= CPI_SIGNIFICANT ? "true" : "false", out);
+		jsig(out, b->samples, &first);
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -623,8 +633,7 @@ static void lines_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jint(out, "executions", l->execs, &first);
 		jint(out, "instructions", l->insns, &first);
 		jnum(out, "ns_per_execution", "%.4f", per(l->ns, l->execs), &first);
-		jkey(out, "significant", &first);
-		fputs(l->samples >= CPI_SIGNIFICANT ? "true" : "false", out);
+		jsig(out, l->samples, &first);
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -657,8 +666,7 @@ static void insns_json(FILE *out, struct cpi *c, const struct keys *k,
 		jnum(out, "ns_per_execution", "%.4f", per(in->ns, in->exec), &first);
 		if (o->ghz > 0)
 			jnum(out, "estimated_cpi", "%.3f", per(in->ns, in->exec) * o->ghz, &first);
-		jkey(out, "significant", &first);
-		fputs(in->samples >= CPI_SIGNIFICANT ? "true" : "false", out);
+		jsig(out, in->samples, &first);
 		fputc('}', out);
 	}
 	fputc(']', out);
