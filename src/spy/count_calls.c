@@ -259,6 +259,7 @@ static void called(SpyThread *t, CntCall *cs, Addr sp, Addr target, ULong now)
 		cs->cached = t;
 		cs->fn_top = cs->fn ? fn_top(t, cs->fn) : NULL;
 		cs->target_top = cs->target ? fn_top(t, cs->target) : NULL;
+		cs->seen = 0;
 	}
 	f = spy_frame_push(t, cs->ret, sp, SPY_ROOT);
 	j = (Int)t->depth - 1;
@@ -274,7 +275,17 @@ static void called(SpyThread *t, CntCall *cs, Addr sp, Addr target, ULong now)
 	}
 	/* The callee is an instance of target: the frame target made last
 	 * (this one, if it calls itself) is hidden until it returns. */
-	hidden = target == cs->target && cs->target_top ? cs->target_top : fn_top(t, target);
+	if (target == cs->target && cs->target_top) {
+		hidden = cs->target_top;
+	} else {
+		/* A computed call (an interpreter's, through a function
+		 * pointer) mostly calls what it called last. */
+		if (target != cs->seen || !cs->seen) {
+			cs->seen = target;
+			cs->seen_top = fn_top(t, target);
+		}
+		hidden = cs->seen_top;
+	}
 	if (*hidden >= 0 && !t->f[*hidden].hidden_now) {
 		t->f[*hidden].hidden_now = True;
 		t->f[*hidden].hidden_since = now;

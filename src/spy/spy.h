@@ -376,8 +376,10 @@ typedef struct CntCall {
 	ULong live;		/* count_out.c: ... and in frames on a stack */
 	struct CntSB *ret_sb;	/* the translation that last returned to ret, */
 	ULong ret_count;	/* ... and how often since it became the last */
-	struct SpyThread *cached;	/* the thread whose table the next two are in */
+	struct SpyThread *cached;	/* the thread whose table the next three are in */
 	Int *fn_top, *target_top;	/* fn's and target's latest frames there */
+	Addr seen;		/* a computed call's last target, */
+	Int *seen_top;		/* ... and its latest frame there */
 	struct CntCall *next;	/* all call sites */
 } CntCall;
 

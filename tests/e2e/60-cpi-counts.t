@@ -26,13 +26,21 @@ is "$(loops nested)" "0 1 7 3, 1 7 91 1" "nested: outer 7 iterations once, inner
 is "$(jq -r '.loops[] | select(.function == "nested" and .depth == 1) | .iterations_per_invocation' "$TMP/j")" \
 	13 "nested: 13 iterations per invocation"
 is "$(loops calls)" "0 1 50 2" "a loop calling a function: 50 iterations, once"
-is "$(fn leaf .executions)" 50 "the function it calls: 50 invocations"
-is "$(( $(fn calls .inclusive_instructions) - $(fn calls .instructions) ))" "$(fn leaf .instructions)" \
+is "$(fn leaf .executions)" 52 "the function it calls: 50 invocations (and dispatch()'s 2)"
+is "$(( $(fn calls .inclusive_instructions) - $(fn calls .instructions) ))" "$(( $(fn leaf .instructions) * 50 / 52 ))" \
 	"the caller's instructions with callees are its own plus the callee's (Algorithm 1)"
 is "$(loops recurse)" "0 10 30 1" "recursion 10 deep: its loop, 3 iterations in each of 10 calls"
 is "$(fn recurse .executions)" 10 "recursion: 10 invocations"
 is "$(fn recurse .inclusive_instructions)" "$(fn recurse .instructions)" \
 	"recursion: below itself it counts once (its instructions, not ten nested sums)"
+# Computed calls: recursion through a pointer counts once below itself,
+# and the one call site in dispatch() gets what ran below each callee.
+is "$(fn recurse_ptr .executions)" 12 "recursion through a pointer: 2 calls of 6 deep"
+is "$(fn recurse_ptr .inclusive_instructions)" "$(fn recurse_ptr .instructions)" \
+	"recursion through a pointer: below itself it counts once"
+is "$(( $(fn dispatch .inclusive_instructions) - $(fn dispatch .instructions) ))" \
+	"$(( $(fn leaf .instructions) * 2 / 52 + $(fn recurse_ptr .instructions) ))" \
+	"a computed call site's callees: 2 calls of leaf() (of its 52) and all of recurse_ptr's"
 is "$(loops once)" "0 20 20 1" "a loop of one iteration: 20 invocations, 20 iterations"
 is "$(loops fig6_split)" "0 1 41 7, 1 41 81 4, 2 81 481 2" \
 	"Figure 6 with Table I's frequencies: loops Z, Y in Z, X in Y, from five back edges"

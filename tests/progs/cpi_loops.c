@@ -5,6 +5,10 @@
  *   nested     an outer loop of 7 iterations around an inner one of 13
  *   calls      a loop of 50 iterations calling leaf() each time
  *   recurse    recursion 10 deep, a loop of 3 iterations in each call
+ *   dispatch   one call through a function pointer, 4 times, calling
+ *              leaf() and recurse_ptr() by turns; recurse_ptr recurses
+ *              6 deep through a pointer of its own: computed calls, which
+ *              an interpreter makes
  *   once       a loop that runs one iteration, 20 times
  *   fig6_split, fig6_merged
  *              OptiWISE Figure 6's control flow (in assembly, so that the
@@ -61,6 +65,32 @@ NOIPA long recurse(long d)
 		sink = r;	/* not a tail call: the frames stay */
 		s += r;
 	}
+	return s;
+}
+
+static long recurse_ptr(long d);
+static long (*volatile self)(long) = recurse_ptr;
+static long (*volatile table[2])(long) = { leaf, recurse_ptr };
+
+NOIPA static long recurse_ptr(long d)
+{
+	long s = d;
+
+	if (d > 0) {
+		long r = self(d - 1);
+
+		sink = r;
+		s += r;
+	}
+	return s;
+}
+
+NOIPA long dispatch(void)
+{
+	long s = 0;
+
+	for (long k = 0; k < 4; k++)
+		s += table[k & 1](5);
 	return s;
 }
 
@@ -160,7 +190,7 @@ int main(void)
 	static const int split[5] = { 400, 20, 10, 40, 10 }, merged[5] = { 10, 20, 0, 0, 0 };
 	static unsigned char codes[600];
 	static const volatile long one = 1;
-	long s = nested(7, 13) + calls(50) + recurse(9) + strings(30);
+	long s = nested(7, 13) + calls(50) + recurse(9) + dispatch() + strings(30);
 
 	for (int k = 0; k < 20; k++)
 		s += once(&one);
