@@ -190,7 +190,6 @@ static Bool commutes(IROp op)
 	case Iop_AndV128: case Iop_OrV128: case Iop_XorV128:
 	case Iop_AndV256: case Iop_OrV256: case Iop_XorV256:
 	case Iop_Add32x4: case Iop_Add64x2: case Iop_Add16x8: case Iop_Add8x16:
-	case Iop_Max32F0x4: case Iop_Min32F0x4:
 		return True;
 	default:
 		return False;
