@@ -104,7 +104,7 @@ $(B)/tests/test_visit_starts: $(B)/obj/src/cli/visit_starts.o $(B)/obj/src/cli/c
 # Test and example programs: optimised, with debug info, as users build.
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -o $@ $< -lpthread -lunwind
+	$(CC) -O2 -g -o $@ $< -lpthread -lunwind -lm
 
 # C++ ones as users build them, and without -g: where names come from the
 # symbol table instead of DWARF.

@@ -40,6 +40,17 @@ static int sites(struct wr_comparison *c, int full, char *err, size_t errlen)
 	return 0;
 }
 
+/* Comparing weighs bytes wasted and used: the tools that judge accesses
+ * have them, rvn's counts and witch cpi's times do not. */
+static int comparable(const char *path, const struct wr_report *r, char *err, size_t errlen)
+{
+	if (r->tool->relation && !r->tool->counts_executions)
+		return 0;
+	snprintf(err, errlen, "compare takes dead, silent or load profiles (of witch record or witch "
+		 "spy); %s holds tool %s's: see it with `witch report %s`", path, r->tool->name, path);
+	return -1;
+}
+
 static void unload(struct wr_side *side)
 {
 	wr_side_free(side);
@@ -89,7 +100,8 @@ int cmd_compare(int argc, char **argv)
 		return fail("give two profiles (sampled, then reference); %s", USAGE);
 	memset(&c, 0, sizeof(c));
 	if (load(&c.a, paths[0], err, sizeof(err)) || load(&c.b, paths[1], err, sizeof(err)) ||
-	    sites(&c, full, err, sizeof(err))) {
+	    comparable(paths[0], c.a.r, err, sizeof(err)) ||
+	    comparable(paths[1], c.b.r, err, sizeof(err)) || sites(&c, full, err, sizeof(err))) {
 		rc = fail("%s", err);
 	} else if (strcmp(c.a.r->tool->what, c.b.r->tool->what)) {
 		snprintf(err, sizeof(err), "%s measures %s but %s measures %s; compare profiles of one kind",

@@ -2,7 +2,8 @@
  * cmd_spy.c - `witch spy`: run a program under Valgrind with witchspy, the
  * exhaustive DeadSpy/RedSpy/LoadSpy tool, and leave one profile per process
  * in the output directory. Slow (tens of times), exact: the ground truth
- * that `witch record`'s samples are compared with.
+ * that `witch record`'s samples are compared with. The same tool finds
+ * redundant computation by run-time value numbering (--tool=rvn).
  *
  * Valgrind's messages stay in the output directory unless something went
  * wrong (valgrind.h). GLIBC_TUNABLES makes glibc pick the string routines it picks natively
@@ -20,6 +21,7 @@
 
 #include "cli/commands.h"
 #include "cli/launch.h"
+#include "cli/number.h"
 #include "cli/outdir.h"
 #include "cli/target.h"
 #include "cli/tunables.h"
@@ -28,6 +30,8 @@
 #include "cli/valgrind.h"
 
 #define WHO "witch spy"
+/* --history's range: what the tool's value table can keep. */
+#define MAX_HISTORY 64
 
 static const char usage_text[] =
 	"usage: witch spy [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -36,10 +40,17 @@ static const char usage_text[] =
 	"(exhaustive, 10-50x slower), and writes one profile per process into the\n"
 	"output directory (earlier profiles there are replaced).\n"
 	"\n"
-	"  --tool=dead|silent|load  DeadSpy: stores overwritten unread (default);\n"
+	"  --tool=dead|silent|load|rvn\n"
+	"                           DeadSpy: stores overwritten unread (default);\n"
 	"                           RedSpy: stores writing the bytes already there;\n"
-	"                           LoadSpy: loads returning the bytes loaded before\n"
-	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy)\n"
+	"                           LoadSpy: loads returning the bytes loaded before;\n"
+	"                           RVN: computations, loads and stores redundant\n"
+	"                           with earlier ones (run-time value numbering)\n"
+	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
+	"  --history=N              rvn --by=value: the history the value table keeps\n"
+	"                           (1 to 64; the tool's default when not given)\n"
+	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy,\n"
+	"                           witch-PROGRAM-rvn)\n"
 	"  --approx=X               relative tolerance for floating-point values\n"
 	"                           (silent, load; default 0.01, 0 compares exactly)\n"
 	"  --stack=keep|clear       keep (default, like witch record's watchpoints)\n"
@@ -47,16 +58,54 @@ static const char usage_text[] =
 	"  -v, --verbose            show Valgrind's messages\n"
 	"  -q, --quiet              no summary line after the run\n";
 
+/* What --tool names, and the default output directory's last word. */
+struct spy_tool {
+	const char *name;
+	const char *dir;
+};
+
+static const struct spy_tool tools[] = {
+	{ "dead", "deadspy" },
+	{ "silent", "redspy" },
+	{ "load", "loadspy" },
+	{ "rvn", "rvn" },
+};
+
 struct spy_opts {
-	const char *tool;
+	const struct spy_tool *tool;
 	const char *outdir;
 	const char *approx;
 	const char *stack;
+	const char *by;		/* rvn: "symbol" (default) or "value"; others: NULL */
+	long history;		/* rvn --by=value: 0 when not given */
 	int verbose, quiet;
 };
 
 /* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
 #define fail(...) cli_fail(WHO, 2, __VA_ARGS__)
+
+static const struct spy_tool *find_tool(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (!strcmp(tools[i].name, name))
+			return &tools[i];
+	return NULL;
+}
+
+/* The options that belong to one tool, checked once all are known. */
+static int check_tool_options(const struct spy_opts *o, const char *tool)
+{
+	if (!o->tool)
+		return fail("unknown tool '%s'; use --tool=dead, --tool=silent, --tool=load or "
+			    "--tool=rvn", tool);
+	if (o->by && strcmp(o->tool->name, "rvn"))
+		return fail("--by=%s applies to --tool=rvn, not --tool=%s", o->by, o->tool->name);
+	if (o->history && (!o->by || strcmp(o->by, "value")))
+		return fail("--history=%ld applies to --tool=rvn --by=value only", o->history);
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct spy_opts *o)
 {
@@ -65,24 +114,26 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "approx", required_argument, NULL, 'a' },
 		{ "stack", required_argument, NULL, 's' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct cli_optval vals[] = { CLI_OPTVAL_OUTPUT, { 0, NULL } };
+	const char *tool = "dead";
 	char *end;
 	double x;
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->tool = "dead";
 	opterr = 0;
 	/* "+": stop at the program name, its options are its own. */
 	while ((c = getopt_long(argc, argv, "+o:vqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			o->tool = optarg;
+			tool = optarg;
 			break;
 		case 'o':
 			o->outdir = optarg;
@@ -101,6 +152,16 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 					    optarg);
 			o->stack = optarg;
 			break;
+		case 'b':
+			if (strcmp(optarg, "symbol") && strcmp(optarg, "value"))
+				return fail("--by=%s is not a choice; use --by=symbol or --by=value", optarg);
+			o->by = optarg;
+			break;
+		case 'H':
+			if (cli_long(optarg, 1, MAX_HISTORY, &o->history))
+				return fail("--history=%s is not a history length; give a whole number "
+					    "from 1 to %d", optarg, MAX_HISTORY);
+			break;
 		case 'v':
 			o->verbose = 1;
 			break;
@@ -114,8 +175,11 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			return cli_option_fail(WHO, WHO, "+o:vqh", vals, argv);
 		}
 	}
-	if (strcmp(o->tool, "dead") && strcmp(o->tool, "silent") && strcmp(o->tool, "load"))
-		return fail("unknown tool '%s'; use --tool=dead, --tool=silent or --tool=load", o->tool);
+	o->tool = find_tool(tool);
+	if (check_tool_options(o, tool))
+		return 2;
+	if (!strcmp(o->tool->name, "rvn") && !o->by)
+		o->by = "symbol";
 	if (optind >= argc)
 		return fail("no program given; usage: witch spy [OPTIONS] -- PROGRAM [ARGS...]");
 	return 0;
@@ -151,8 +215,9 @@ static int check_target(const char *path, char *err, size_t errlen)
 int cmd_spy(int argc, char **argv)
 {
 	char path[PATH_MAX], err[1024], outdir[PATH_MAX], defdir[PATH_MAX], valgrind[PATH_MAX];
-	char a_tool[64], a_approx[64];
-	const char *opts[4] = { a_tool, NULL, NULL, NULL };
+	char a_tool[64], a_approx[64], a_history[64];
+	/* The tool, --approx, --stack, --by, --history and the end. */
+	const char *opts[6] = { a_tool, NULL, NULL, NULL, NULL, NULL };
 	char **vargv;
 	struct spy_opts o;
 	const char *base;
@@ -170,8 +235,7 @@ int cmd_spy(int argc, char **argv)
 		return 2;
 	if (!o.outdir) {
 		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-		snprintf(defdir, sizeof(defdir), "witch-%s-%sspy", base,
-			 !strcmp(o.tool, "dead") ? "dead" : !strcmp(o.tool, "silent") ? "red" : "load");
+		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.tool->dir);
 		o.outdir = defdir;
 	}
 	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
@@ -180,13 +244,19 @@ int cmd_spy(int argc, char **argv)
 	/* The same glibc routines as `witch record` runs natively. */
 	set_glibc_tunables();
 
-	snprintf(a_tool, sizeof(a_tool), "--witch-tool=%s", o.tool);
+	snprintf(a_tool, sizeof(a_tool), "--witch-tool=%s", o.tool->name);
 	if (o.approx) {
 		snprintf(a_approx, sizeof(a_approx), "--witch-approx=%s", o.approx);
 		opts[n++] = a_approx;
 	}
 	if (o.stack)
 		opts[n++] = !strcmp(o.stack, "clear") ? "--witch-stack=clear" : "--witch-stack=keep";
+	if (o.by)
+		opts[n++] = !strcmp(o.by, "value") ? "--witch-by=value" : "--witch-by=symbol";
+	if (o.history) {
+		snprintf(a_history, sizeof(a_history), "--witch-history=%ld", o.history);
+		opts[n++] = a_history;
+	}
 	vargv = vg_argv(opts, outdir, 0, o.verbose, path, argc, argv);
 	if (!vargv)
 		return fail("out of memory");

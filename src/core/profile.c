@@ -166,6 +166,21 @@ void core_profile_pair(struct core_profile *p, uint64_t watch, uint64_t trap, ui
 	endl(p);
 }
 
+void core_profile_rvn_pair(struct core_profile *p, uint64_t first, uint64_t again, char kind,
+			   uint64_t count)
+{
+	char k[3] = { kind, ' ', 0 };
+
+	core_fmt_str(&p->out, "r ");
+	core_fmt_u64(&p->out, first);
+	sp(p);
+	core_fmt_u64(&p->out, again);
+	sp(p);
+	core_fmt_str(&p->out, k);
+	core_fmt_u64(&p->out, count);
+	endl(p);
+}
+
 int core_profile_end(struct core_profile *p)
 {
 	uint64_t lines = p->lines;

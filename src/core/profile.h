@@ -46,6 +46,10 @@ void core_profile_call(struct core_profile *p, int64_t module, uint64_t offset, 
  * approximate equality (with_approx). */
 void core_profile_pair(struct core_profile *p, uint64_t watch, uint64_t trap, uint64_t waste,
 		       uint64_t use, uint64_t count, int with_approx, uint64_t approx);
+/* An `r` line of witch spy --tool=rvn: again was redundant with first
+ * count times; kind 'c' (computation), 'l' (load) or 's' (store). */
+void core_profile_rvn_pair(struct core_profile *p, uint64_t first, uint64_t again, char kind,
+			   uint64_t count);
 /* The `end` line, then flush. 0, or -1 when anything failed to go out. */
 int core_profile_end(struct core_profile *p);
 

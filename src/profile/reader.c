@@ -33,11 +33,21 @@
 			"killed while writing; re-run the witch command that wrote it"
 
 static const char *const known_tools[] = {
-	"dead", "silent", "load", "deadspy", "redspy", "loadspy", "time", "count", NULL
+	"dead", "silent", "load", "deadspy", "redspy", "loadspy", "time", "count", "rvn", NULL
 };
 static const char *const known_sources[] = {
 	"timer", "pmu", "exhaustive", NULL
 };
+/* What tool rvn's value numbers tell apart (the by line). */
+static const char *const known_by[] = {
+	"symbol", "value", NULL
+};
+const char *const wp_rvn_stats[WP_RVN_KINDS][2] = {
+	{ "computations", "redundant_computations" },
+	{ "loads", "redundant_loads" },
+	{ "stores", "redundant_stores" },
+};
+const char wp_rvn_kinds[WP_RVN_KINDS] = { 'c', 'l', 's' };
 
 enum header {
 	H_TOOL, H_SOURCE, H_RATE_HZ, H_PERIOD, H_REGISTERS, H_PID,
@@ -45,6 +55,7 @@ enum header {
 	H_OPTIONAL,		/* the headers from here on may be absent */
 	H_SPREAD = H_OPTIONAL,
 	H_REACH,
+	H_BY,
 	H_COUNT
 };
 
@@ -60,12 +71,15 @@ struct parser {
 	struct wp_thread *cur;	/* open thread section, NULL outside one */
 	size_t cur_lineno;	/* its thread line */
 	uint32_t cur_nodes;	/* n lines seen so far in it */
-	uint32_t cur_pairs;	/* p lines seen so far in it */
+	uint32_t cur_pairs;	/* p or r lines seen so far in it */
 	size_t cap_args, cap_modules, cap_stats, cap_threads;
 	int32_t *module_index;	/* module id in the file -> index, or -1 */
 	size_t nmodule_ids;	/* module lines in the file */
 	size_t cap_insns, cap_edges, cap_calls;
 	size_t ns_lineno;	/* the first n line with a time field, 0 if none */
+	size_t by_lineno;	/* the by line, 0 if none */
+	size_t p_lineno;	/* the first p line, 0 if none */
+	size_t r_lineno;	/* the first r line, 0 if none */
 };
 
 struct keyword {
@@ -305,7 +319,7 @@ static int parse_tool(struct parser *ps, char **f, const struct keyword *kw)
 	(void)kw;
 	if (one_of(f[1], known_tools, &ps->p->tool))
 		return fail(ps, "unknown tool '%s' (this witch knows dead, "
-			    "silent, load, deadspy, redspy, loadspy, time, count)",
+			    "silent, load, deadspy, redspy, loadspy, time, count, rvn)",
 			    quote(ps, f[1]));
 	return 0;
 }
@@ -340,6 +354,16 @@ static int parse_source(struct parser *ps, char **f, const struct keyword *kw)
 	if (one_of(f[1], known_sources, &ps->p->source))
 		return fail(ps, "unknown sample source '%s' (this witch knows "
 			    "timer, pmu, exhaustive)", quote(ps, f[1]));
+	return 0;
+}
+
+/* Tool rvn only; check_rvn_lines() makes sure. */
+static int parse_by(struct parser *ps, char **f, const struct keyword *kw)
+{
+	(void)kw;
+	if (one_of(f[1], known_by, &ps->p->by))
+		return fail(ps, "unknown by '%s' (expected symbol or value)", quote(ps, f[1]));
+	ps->by_lineno = ps->lineno;
 	return 0;
 }
 
@@ -636,34 +660,73 @@ static int parse_call(struct parser *ps, char **f, const struct keyword *kw)
 	return 0;
 }
 
-static int parse_pair(struct parser *ps, char **f, const struct keyword *kw)
+/*
+ * The next pair of the open thread, its two node ids (p: watch and trap;
+ * r: first and again) read from f[1] and f[2], everything else zero.
+ */
+static struct wp_pair *next_pair(struct parser *ps, char **f, const struct keyword *kw,
+				 const char *first, const char *second)
 {
 	struct wp_thread *t = ps->cur;
 	struct wp_pair *pr;
-	uint64_t watch, trap;
+	uint64_t a, b;
 
-	(void)kw;
-	if (ps->cur_pairs == t->npairs)
-		return fail(ps, "thread %llu has more p lines than the %u it "
-			    "declares", (unsigned long long)t->tid, t->npairs);
+	if (ps->cur_pairs == t->npairs) {
+		fail(ps, "thread %llu has more %s lines than the %u pairs it "
+		     "declares", (unsigned long long)t->tid, kw->name, t->npairs);
+		return NULL;
+	}
+	if (number(ps, f[1], &a, first) || number(ps, f[2], &b, second))
+		return NULL;
+	if (a >= t->nnodes || b >= t->nnodes) {
+		fail(ps, "pair refers to node %llu but thread %llu has "
+		     "nodes 0 to %u", (unsigned long long)(a >= t->nnodes ? a : b),
+		     (unsigned long long)t->tid, t->nnodes - 1);
+		return NULL;
+	}
 	pr = &t->pairs[ps->cur_pairs];
-	if (number(ps, f[1], &watch, "watch node") ||
-	    number(ps, f[2], &trap, "trap node"))
+	memset(pr, 0, sizeof(*pr));
+	pr->watch = (uint32_t)a;
+	pr->trap = (uint32_t)b;
+	return pr;
+}
+
+static int parse_pair(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_pair *pr = next_pair(ps, f, kw, "watch node", "trap node");
+
+	if (!pr)
 		return -1;
-	if (watch >= t->nnodes || trap >= t->nnodes)
-		return fail(ps, "pair refers to node %llu but thread %llu has "
-			    "nodes 0 to %u",
-			    (unsigned long long)(watch >= t->nnodes ? watch : trap),
-			    (unsigned long long)t->tid, t->nnodes - 1);
-	pr->watch = (uint32_t)watch;
-	pr->trap = (uint32_t)trap;
+	if (!ps->p_lineno)
+		ps->p_lineno = ps->lineno;
 	if (milli(ps, f[3], &pr->waste_milli, "waste") ||
 	    milli(ps, f[4], &pr->use_milli, "use") ||
 	    number(ps, f[5], &pr->count, "trap count"))
 		return -1;
-	pr->approx_milli = 0;
 	if (f[6] && milli(ps, f[6], &pr->approx_milli, "approximate waste"))
 		return -1;
+	ps->cur_pairs++;
+	return 0;
+}
+
+/* Tool rvn: "r first again kind count". */
+static int parse_redundant(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_pair *pr = next_pair(ps, f, kw, "first node", "again node");
+
+	if (!pr)
+		return -1;
+	if (!ps->r_lineno)
+		ps->r_lineno = ps->lineno;
+	if (strlen(f[3]) != 1 || !memchr(wp_rvn_kinds, f[3][0], WP_RVN_KINDS))
+		return fail(ps, "bad kind '%s' (expected c, l or s: computation, load or store)",
+			    quote(ps, f[3]));
+	pr->kind = f[3][0];
+	if (number(ps, f[4], &pr->count, "redundant count"))
+		return -1;
+	if (pr->count == 0)
+		return fail(ps, "redundant count 0 (an r line stands for at least one redundant "
+			    "execution)");
 	ps->cur_pairs++;
 	return 0;
 }
@@ -696,11 +759,13 @@ static int parse_magic_again(struct parser *ps, char **f,
 #define HDR(kw, h, field) \
 	{ kw, 2, parse_header_u64, h, offsetof(struct wp_profile, field), 0 }
 
-/* n and p come first: they are most of the lines. */
+/* n, p and r come first: they are most of the lines. */
 static const struct keyword keywords[] = {
 	{ "n", 6, parse_node, -1, 0, 1 },
 	{ "p", 6, parse_pair, -1, 0, 1 },
+	{ "r", 5, parse_redundant, -1, 0, 0 },
 	{ "tool", 2, parse_tool, H_TOOL, 0, 0 },
+	{ "by", 2, parse_by, H_BY, 0, 0 },
 	{ "source", 2, parse_source, H_SOURCE, 0, 0 },
 	HDR("rate_hz", H_RATE_HZ, rate_hz),
 	HDR("period", H_PERIOD, period),
@@ -722,7 +787,13 @@ static const struct keyword keywords[] = {
 	{ MAGIC, 2, parse_magic_again, -1, 0, 0 },
 };
 
-/* A thread section ends at the first line that is neither n nor p. */
+/* The lines of a thread section: its nodes and its pairs. */
+static int in_thread(const struct keyword *kw)
+{
+	return kw->parse == parse_node || kw->parse == parse_pair || kw->parse == parse_redundant;
+}
+
+/* A thread section ends at the first line that is neither n, p nor r. */
 static int close_thread(struct parser *ps)
 {
 	struct wp_thread *t = ps->cur;
@@ -737,7 +808,7 @@ static int close_thread(struct parser *ps)
 			       ps->cur_nodes);
 	if (ps->cur_pairs != t->npairs)
 		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u "
-			       "pairs but %u p lines follow it",
+			       "pairs but %u p or r lines follow it",
 			       (unsigned long long)t->tid, t->npairs,
 			       ps->cur_pairs);
 	return 0;
@@ -779,7 +850,7 @@ static int parse_line(struct parser *ps, char *line)
 	if (nf < kw->nfields || nf > kw->nfields + kw->optional)
 		return fail(ps, "%s line has %d fields where %d were expected",
 			    kw->name, nf, kw->nfields);
-	if (kw->parse == parse_node || kw->parse == parse_pair) {
+	if (in_thread(kw)) {
 		if (!ps->cur)
 			return fail(ps, "%s line outside a thread section",
 				    kw->name);
@@ -823,6 +894,63 @@ static int check_stats_unique(struct parser *ps)
 	return ret;
 }
 
+static const struct wp_stat *find_stat(const struct wp_profile *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nstats; i++)
+		if (!strcmp(p->stats[i].name, name))
+			return &p->stats[i];
+	return NULL;
+}
+
+/* Each kind's instructions, and the redundant ones among them. */
+static int check_rvn_stats(struct parser *ps)
+{
+	const struct wp_profile *p = ps->p;
+	size_t i, j;
+
+	for (i = 0; i < WP_RVN_KINDS; i++) {
+		const char *all = wp_rvn_stats[i][0], *redundant = wp_rvn_stats[i][1];
+
+		for (j = 0; j < 2; j++)
+			if (!find_stat(p, wp_rvn_stats[i][j]))
+				return fail_file(ps, "has no stat %s (tool rvn counts its "
+						 "instructions); " CORRUPT, wp_rvn_stats[i][j]);
+		if (wp_stat_value(p, redundant) > wp_stat_value(p, all))
+			return fail_file(ps, "counts %llu %s among %llu %s; " CORRUPT,
+					 (unsigned long long)wp_stat_value(p, redundant), redundant,
+					 (unsigned long long)wp_stat_value(p, all), all);
+	}
+	if (!find_stat(p, "dropped"))
+		return fail_file(ps, "has no stat dropped (tool rvn says what its table "
+				 "forgot); " CORRUPT);
+	return 0;
+}
+
+/* Tool rvn writes a by line and r lines, and no other tool does. */
+static int check_rvn_lines(struct parser *ps)
+{
+	const char *tool = ps->p->tool;
+
+	if (strcmp(tool, "rvn")) {
+		if (ps->by_lineno)
+			return fail_at(ps, ps->by_lineno, "a by line in a profile of tool %s "
+				       "(only tool rvn has one)", tool);
+		if (ps->r_lineno)
+			return fail_at(ps, ps->r_lineno, "an r line in a profile of tool %s "
+				       "(only tool rvn writes them; the others write p lines)", tool);
+		return 0;
+	}
+	if (!ps->by_lineno)
+		return fail_file(ps, "has no by line (tool rvn says whether it numbered by "
+				 "symbol or by value); " CORRUPT);
+	if (ps->p_lineno)
+		return fail_at(ps, ps->p_lineno, "a p line in a profile of tool rvn "
+			       "(its pairs are r lines)");
+	return check_rvn_stats(ps);
+}
+
 static int check_header_complete(struct parser *ps)
 {
 	size_t i;
@@ -849,7 +977,7 @@ static int check_header_complete(struct parser *ps)
 	if ((ps->p->ninsns || ps->p->nedges || ps->p->ncalls) && strcmp(ps->p->tool, "count"))
 		return fail_file(ps, "has instruction, edge or call lines but tool %s (only tool "
 				 "count writes them); " CORRUPT, ps->p->tool);
-	return 0;
+	return check_rvn_lines(ps);
 }
 
 /* First line: "WITCH-PROFILE <version>". */
@@ -1096,10 +1224,7 @@ void wp_free(struct wp_profile *p)
 
 uint64_t wp_stat_value(const struct wp_profile *p, const char *name)
 {
-	size_t i;
+	const struct wp_stat *s = find_stat(p, name);
 
-	for (i = 0; i < p->nstats; i++)
-		if (!strcmp(p->stats[i].name, name))
-			return p->stats[i].value;
-	return 0;
+	return s ? s->value : 0;
 }

@@ -41,16 +41,20 @@ struct wp_node {
 };
 
 /*
- * Waste and use have exactly three decimals in the file; they are kept as
- * integer thousandths so that merging many profiles sums them exactly.
+ * A p line, or an r line of tool rvn. Waste and use have exactly three
+ * decimals in the file; they are kept as integer thousandths so that
+ * merging many profiles sums them exactly.
  */
 struct wp_pair {
-	uint32_t watch;		/* node index (same thread) of the watched access */
-	uint32_t trap;		/* node index of the trapping access */
-	uint64_t waste_milli;
-	uint64_t use_milli;
-	uint64_t count;		/* traps that contributed */
+	uint32_t watch;		/* node index (same thread) of the watched access;
+				   r: the instruction that computed first */
+	uint32_t trap;		/* node index of the trapping access; r: the one
+				   that computed the same again */
+	uint64_t waste_milli;	/* r: 0 */
+	uint64_t use_milli;	/* r: 0 */
+	uint64_t count;		/* traps that contributed; r: redundant executions */
 	uint64_t approx_milli;	/* waste only within the float tolerance (optional field) */
+	char kind;		/* r: 'c' computation, 'l' load, 's' store; p: 0 */
 };
 
 /* Tool count (witch cpi's counting run): what the program executed. A
@@ -87,6 +91,7 @@ struct wp_profile {
 	int version;
 	const char *tool;	/* "dead", "silent", "load", "deadspy", ... */
 	const char *source;	/* "timer", "pmu", "exhaustive" */
+	const char *by;		/* tool rvn: "symbol" or "value"; NULL otherwise */
 	uint64_t rate_hz;
 	uint64_t period;
 	uint64_t registers;
@@ -126,6 +131,13 @@ int wp_parse(const char *name, const char *buf, size_t len,
 	     struct wp_profile **out, char *err, size_t errlen);
 
 void wp_free(struct wp_profile *p);
+
+/* Tool rvn's stats, which its profiles all have: for each kind of
+ * instruction (computation, load, store, the kinds of r lines 'c', 'l',
+ * 's'), the instructions counted and the redundant ones among them. */
+#define WP_RVN_KINDS 3
+extern const char *const wp_rvn_stats[WP_RVN_KINDS][2];
+extern const char wp_rvn_kinds[WP_RVN_KINDS];
 
 /* Value of the stat called name, or 0 when the profile has none. */
 uint64_t wp_stat_value(const struct wp_profile *p, const char *name);

@@ -131,6 +131,7 @@ static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
 	return 0;
 }
 
+/* Pairs are one when their contexts and their kind (rvn) are. */
 static int add_pair(struct wr_report *r, uint32_t watch, uint32_t trap,
 		    const struct wp_pair *wp)
 {
@@ -138,16 +139,17 @@ static int add_pair(struct wr_report *r, uint32_t watch, uint32_t trap,
 	struct wr_pair *pr;
 	uint32_t idx;
 
-	if (!wr_map_get(&r->pair_map, a, 0, &idx)) {
+	if (!wr_map_get(&r->pair_map, a, (uint8_t)wp->kind, &idx)) {
 		if (r->npairs >= WR_NONE ||
 		    wr_grow((void **)&r->pairs, &r->cap_pairs, r->npairs + 1,
 			 sizeof(*r->pairs)) ||
-		    wr_map_put(&r->pair_map, a, 0, (uint32_t)r->npairs))
+		    wr_map_put(&r->pair_map, a, (uint8_t)wp->kind, (uint32_t)r->npairs))
 			return -1;
 		idx = (uint32_t)r->npairs++;
 		memset(&r->pairs[idx], 0, sizeof(r->pairs[idx]));
 		r->pairs[idx].watch = watch;
 		r->pairs[idx].trap = trap;
+		r->pairs[idx].kind = wp->kind;
 	}
 	pr = &r->pairs[idx];
 	pr->waste_milli = add_sat(pr->waste_milli, wp->waste_milli);
@@ -253,6 +255,7 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 	if (!r->tool) {
 		r->tool = tool;
 		r->source = p->source;
+		r->by = p->by;
 		r->rate_hz = p->rate_hz;
 		r->period = p->period;
 		r->spread = p->spread;
@@ -268,6 +271,10 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 		return rp_error(err, errlen, "%s was sampled by %s but %s by %s; "
 			     "their weights differ, so report them separately",
 			     p->path, p->source, r->procs[0].file, r->source);
+	if (!same_str(p->by, r->by))
+		return rp_error(err, errlen, "%s numbered values by %s but %s by %s; their "
+			     "redundancies differ in kind, so report them separately",
+			     p->path, p->by, r->procs[0].file, r->by);
 	if (p->spread != r->spread)
 		return rp_error(err, errlen, "%s was sampled with --spread=%llu but %s with "
 			     "--spread=%llu; their weights differ, so report them separately",

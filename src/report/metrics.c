@@ -5,6 +5,10 @@
  * whose outcome was observed (a trap that judged the access wasted or
  * used). Samples that armed nothing or watchpoints that never trapped are
  * in neither term; the stats say how many there were.
+ *
+ * Tool rvn counts instructions instead: its redundancy is the redundant
+ * executions of a kind over all executions of that kind, from its stats,
+ * and its pairs weigh their redundant executions.
  */
 #include "report/report.h"
 
@@ -44,12 +48,56 @@ uint64_t wr_all_waste(uint64_t waste_milli, uint64_t approx_milli)
 	return add_sat(waste_milli, approx_milli);
 }
 
-/* Share of all waste, exact and approximate together. */
+double wr_ratio(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+static int counts_executions(const struct wr_report *r)
+{
+	return r->tool && r->tool->counts_executions;
+}
+
+uint64_t wr_weight(const struct wr_report *r, const struct wr_pair *pr)
+{
+	return counts_executions(r) ? pr->count : wr_all_waste(pr->waste_milli, pr->approx_milli);
+}
+
+uint64_t wr_total_weight(const struct wr_report *r)
+{
+	return counts_executions(r) ? r->redundant : wr_all_waste(r->waste_milli, r->approx_milli);
+}
+
 double wr_share(const struct wr_report *r, const struct wr_pair *pr)
 {
-	uint64_t all = wr_all_waste(r->waste_milli, r->approx_milli);
+	return wr_ratio(wr_weight(r, pr), wr_total_weight(r));
+}
 
-	return all ? (double)wr_all_waste(pr->waste_milli, pr->approx_milli) / (double)all : 0.0;
+const char *wr_kind_name(char kind)
+{
+	switch (kind) {
+	case 'c':
+		return "computation";
+	case 'l':
+		return "load";
+	case 's':
+		return "store";
+	}
+	return "access";
+}
+
+void wr_kind_totals(const struct wr_report *r, struct wr_kind_total t[WR_KINDS + 1])
+{
+	size_t i;
+
+	t[WR_KINDS] = (struct wr_kind_total){ .kind = "all" };
+	for (i = 0; i < WR_KINDS; i++) {
+		t[i].kind = wr_kind_name(wp_rvn_kinds[i]);
+		t[i].all = wr_stat(r, wp_rvn_stats[i][0], NULL);
+		t[i].redundant = wr_stat(r, wp_rvn_stats[i][1], NULL);
+		t[WR_KINDS].all = add_sat(t[WR_KINDS].all, t[i].all);
+		t[WR_KINDS].redundant = add_sat(t[WR_KINDS].redundant, t[i].redundant);
+	}
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -71,14 +119,14 @@ static size_t unique_tids(uint64_t *tids, size_t n)
 	return m;
 }
 
-/* Most waste first; ties broken so that output does not depend on qsort. */
-static int compare_rank(const void *a, const void *b, void *pairs)
+/* Most waste (redundant executions) first; ties broken so that output
+ * does not depend on qsort. */
+static int compare_rank(const void *a, const void *b, void *report)
 {
-	const struct wr_pair *x = (struct wr_pair *)pairs + *(const uint32_t *)a;
-	const struct wr_pair *y = (struct wr_pair *)pairs + *(const uint32_t *)b;
-
-	uint64_t wx = wr_all_waste(x->waste_milli, x->approx_milli);
-	uint64_t wy = wr_all_waste(y->waste_milli, y->approx_milli);
+	const struct wr_report *r = report;
+	const struct wr_pair *x = &r->pairs[*(const uint32_t *)a];
+	const struct wr_pair *y = &r->pairs[*(const uint32_t *)b];
+	uint64_t wx = wr_weight(r, x), wy = wr_weight(r, y);
 
 	if (wx != wy)
 		return wx > wy ? -1 : 1;
@@ -90,6 +138,8 @@ static int compare_rank(const void *a, const void *b, void *pairs)
 		return x->watch < y->watch ? -1 : 1;
 	if (x->trap != y->trap)
 		return x->trap < y->trap ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
 	return 0;
 }
 
@@ -97,7 +147,7 @@ int wr_report_finish(struct wr_report *r)
 {
 	size_t i;
 
-	r->waste_milli = r->use_milli = r->approx_milli = 0;
+	r->waste_milli = r->use_milli = r->approx_milli = r->redundant = 0;
 	r->nthreads = 0;
 	for (i = 0; i < r->nprocs; i++) {
 		r->procs[i].ntids = unique_tids(r->procs[i].tids,
@@ -115,11 +165,12 @@ int wr_report_finish(struct wr_report *r)
 		r->waste_milli = add_sat(r->waste_milli, pr->waste_milli);
 		r->use_milli = add_sat(r->use_milli, pr->use_milli);
 		r->approx_milli = add_sat(r->approx_milli, pr->approx_milli);
+		if (counts_executions(r))
+			r->redundant = add_sat(r->redundant, pr->count);
 		r->ranked[r->nranked++] = (uint32_t)i;
-		if (pr->waste_milli || pr->approx_milli)
+		if (wr_weight(r, pr))
 			r->nwaste++;
 	}
-	qsort_r(r->ranked, r->nranked, sizeof(*r->ranked), compare_rank,
-		r->pairs);
+	qsort_r(r->ranked, r->nranked, sizeof(*r->ranked), compare_rank, r);
 	return 0;
 }

@@ -135,13 +135,48 @@ static void put_frames(FILE *out, const struct wr_report *r,
 	fputc(']', out);
 }
 
+/* "key":[frames] of one context. */
+static int put_context(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
+		       const char *key, uint32_t ctx, int *first)
+{
+	const struct wr_frame *f;
+	long n;
+
+	put_key(out, key, first);
+	if ((n = wr_sym_context(s, ctx, &f)) < 0)
+		return -1;
+	put_frames(out, r, f, n);
+	return 0;
+}
+
+/* Tool rvn: the instruction that computed a value first and the one
+ * that computed it again, and how often it did. */
+static int put_redundant_pair(FILE *out, const struct wr_report *r,
+			      struct wr_symbolizer *s, const struct wr_pair *pr)
+{
+	int first = 1;
+
+	fputc('{', out);
+	put_key(out, "kind", &first);
+	wr_json_string(out, wr_kind_name(pr->kind));
+	put_key(out, "redundant", &first);
+	fprintf(out, "%llu", (unsigned long long)pr->count);
+	put_key(out, "share", &first);
+	put_fraction(out, wr_share(r, pr));
+	if (put_context(out, r, s, "first", pr->watch, &first) ||
+	    put_context(out, r, s, "again", pr->trap, &first))
+		return -1;
+	fputc('}', out);
+	return 0;
+}
+
 static int put_pair(FILE *out, const struct wr_report *r,
 		    struct wr_symbolizer *s, const struct wr_pair *pr)
 {
-	const struct wr_frame *f;
 	int first = 1;
-	long n;
 
+	if (r->tool->counts_executions)
+		return put_redundant_pair(out, r, s, pr);
 	fputc('{', out);
 	put_key(out, "waste_bytes", &first);
 	put_milli(out, pr->waste_milli);
@@ -153,14 +188,9 @@ static int put_pair(FILE *out, const struct wr_report *r,
 	put_fraction(out, wr_share(r, pr));
 	put_key(out, "traps", &first);
 	fprintf(out, "%llu", (unsigned long long)pr->count);
-	put_key(out, "watch", &first);
-	if ((n = wr_sym_context(s, pr->watch, &f)) < 0)
+	if (put_context(out, r, s, "watch", pr->watch, &first) ||
+	    put_context(out, r, s, "trap", pr->trap, &first))
 		return -1;
-	put_frames(out, r, f, n);
-	put_key(out, "trap", &first);
-	if ((n = wr_sym_context(s, pr->trap, &f)) < 0)
-		return -1;
-	put_frames(out, r, f, n);
 	fputc('}', out);
 	return 0;
 }
@@ -213,11 +243,70 @@ static void put_processes(FILE *out, const struct wr_report *r)
 	fputc(']', out);
 }
 
+/* "stats":{every stat, summed}. */
+static void put_stats(FILE *out, const struct wr_report *r, int *first)
+{
+	size_t i;
+
+	put_key(out, "stats", first);
+	fputc('{', out);
+	for (i = 0; i < r->nstats; i++) {
+		int sfirst = i == 0;
+
+		put_key(out, r->stats[i].name, &sfirst);
+		fprintf(out, "%llu", (unsigned long long)r->stats[i].value);
+	}
+	fputc('}', out);
+}
+
+/* Tool rvn's totals: keys for all executions of each kind (in
+ * wr_kind_totals() order), the redundant ones, and their ratio. */
+static const char *const kind_keys[WR_KINDS + 1][3] = {
+	{ "computations", "redundant", "redundancy" },
+	{ "loads", "redundant_loads", "load_redundancy" },
+	{ "stores", "redundant_stores", "store_redundancy" },
+	{ "all", "all_redundant", "all_redundancy" },
+};
+
+static void put_kind_totals(FILE *out, const struct wr_report *r)
+{
+	struct wr_kind_total t[WR_KINDS + 1];
+	int first = 1;
+	size_t i;
+
+	wr_kind_totals(r, t);
+	fputc('{', out);
+	for (i = 0; i <= WR_KINDS; i++) {
+		put_key(out, kind_keys[i][0], &first);
+		fprintf(out, "%llu", (unsigned long long)t[i].all);
+		put_key(out, kind_keys[i][1], &first);
+		fprintf(out, "%llu", (unsigned long long)t[i].redundant);
+		put_key(out, kind_keys[i][2], &first);
+		put_fraction(out, wr_ratio(t[i].redundant, t[i].all));
+	}
+	/* What the pairs account for: less than all_redundant when the
+	 * tool's pair table was full. */
+	put_key(out, "redundant_in_pairs", &first);
+	fprintf(out, "%llu", (unsigned long long)r->redundant);
+	put_key(out, "dropped", &first);
+	fprintf(out, "%llu", (unsigned long long)wr_stat(r, "dropped", NULL));
+	put_key(out, "threads", &first);
+	fprintf(out, "%zu", r->nthreads);
+	put_key(out, "pairs_found", &first);
+	fprintf(out, "%zu", r->nwaste);
+	put_stats(out, r, &first);
+	fputc('}', out);
+}
+
 static void put_totals(FILE *out, const struct wr_report *r)
 {
 	int first = 1, present;
 	uint64_t all = wr_stat(r, "bytes_accessed", &present);
-	size_t i;
+
+	if (r->tool->counts_executions) {
+		put_kind_totals(out, r);
+		return;
+	}
 
 	fputc('{', out);
 	put_key(out, "waste_bytes", &first);
@@ -249,15 +338,8 @@ static void put_totals(FILE *out, const struct wr_report *r)
 	fprintf(out, "%zu", r->nthreads);
 	put_key(out, "pairs_with_waste", &first);
 	fprintf(out, "%zu", r->nwaste);
-	put_key(out, "stats", &first);
-	fputc('{', out);
-	for (i = 0; i < r->nstats; i++) {
-		int sfirst = i == 0;
-
-		put_key(out, r->stats[i].name, &sfirst);
-		fprintf(out, "%llu", (unsigned long long)r->stats[i].value);
-	}
-	fputs("}}", out);
+	put_stats(out, r, &first);
+	fputc('}', out);
 }
 
 int wr_render_json(FILE *out, const struct wr_report *r,
@@ -270,6 +352,10 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 	fputc('{', out);
 	put_key(out, "tool", &first);
 	wr_json_string(out, r->tool->name);
+	if (r->by) {
+		put_key(out, "by", &first);
+		wr_json_string(out, r->by);
+	}
 	put_key(out, "source", &first);
 	wr_json_string(out, r->source);
 	put_key(out, "rate_hz", &first);

@@ -216,7 +216,8 @@ static void print_counts(FILE *out, const struct wr_report *r)
 	if (t->exhaustive) {
 		v = wr_stat(r, "bytes_accessed", &present);
 		fprintf(out, "%ss observed: all", t->access);
-		if (present)
+		/* Bytes are what the access tools judge; rvn counts instructions. */
+		if (present && !t->counts_executions)
 			fprintf(out, "; bytes %s: %llu", t->accessed,
 				(unsigned long long)v);
 		fputc('\n', out);
@@ -262,6 +263,30 @@ static void print_caveats(FILE *out, const struct wr_report *r)
 	if (r->mixed_rates)
 		fputs("note: the processes were sampled at different rates; "
 		      "their samples are weighted alike\n", out);
+	if ((v = wr_stat(r, "dropped", NULL)))
+		fprintf(out, "note: %llu value %s forgotten (the table keeps each instruction's "
+			"last few): what repeats an older one is not counted\n", (unsigned long long)v,
+			plural(v, "number", "numbers"));
+}
+
+/* Tool rvn: redundant executions over all executions, per kind and for
+ * all kinds together. */
+static void print_kind_totals(FILE *out, const struct wr_report *r)
+{
+	struct wr_kind_total t[WR_KINDS + 1];
+	char label[32];
+	size_t i;
+
+	wr_kind_totals(r, t);
+	for (i = 0; i <= WR_KINDS; i++) {
+		if (i < WR_KINDS)
+			snprintf(label, sizeof(label), "%ss:", t[i].kind);
+		else
+			snprintf(label, sizeof(label), "%s kinds:", t[i].kind);
+		fprintf(out, "redundant %-14s %5.1f%%  (%llu of %llu)\n", label,
+			100.0 * wr_ratio(t[i].redundant, t[i].all), (unsigned long long)t[i].redundant,
+			(unsigned long long)t[i].all);
+	}
 }
 
 static void print_fraction(FILE *out, const struct wr_report *r)
@@ -408,10 +433,13 @@ static void print_frames(FILE *out, const struct wr_report *r,
 		fprintf(out, "    %-6s (no frames)\n", tag);
 }
 
-static int print_pair(FILE *out, const struct wr_report *r,
-		      struct wr_symbolizer *s, size_t rank)
+/*
+ * A pair's two contexts: on one line, root first, joined by the tool's
+ * relation, then each leaf first under its tag ("watch:", "trap:").
+ */
+static int print_contexts(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
+			  const struct wr_pair *pr, const char *const tags[2])
 {
-	const struct wr_pair *pr = &r->pairs[r->ranked[rank]];
 	const struct wr_frame *tf;
 	struct wr_frame *wf;
 	long nw, nt;
@@ -430,6 +458,22 @@ static int print_pair(FILE *out, const struct wr_report *r,
 		free(wf);
 		return -1;
 	}
+	fputs("  ", out);
+	print_chain(out, r, wf, nw);
+	fprintf(out, "  %s  ", r->tool->relation);
+	print_chain(out, r, tf, nt);
+	fputc('\n', out);
+	widths(r, wf, nw, &wlabel, &wloc);
+	widths(r, tf, nt, &wlabel, &wloc);
+	print_frames(out, r, tags[0], wf, nw, wlabel, wloc);
+	print_frames(out, r, tags[1], tf, nt, wlabel, wloc);
+	free(wf);
+	return 0;
+}
+
+static void print_waste_head(FILE *out, const struct wr_report *r, const struct wr_pair *pr,
+			     size_t rank)
+{
 	fprintf(out, "\n#%zu  %.1f%% of waste   (waste %.1f, ", rank + 1,
 		100.0 * wr_share(r, pr), bytes(pr->waste_milli));
 	if (pr->approx_milli)
@@ -438,17 +482,24 @@ static int print_pair(FILE *out, const struct wr_report *r,
 		(unsigned long long)pr->count, r->tool->exhaustive
 		? plural(pr->count, "occurrence", "occurrences")
 		: plural(pr->count, "trap", "traps"));
-	fputs("  ", out);
-	print_chain(out, r, wf, nw);
-	fprintf(out, "  %s  ", r->tool->relation);
-	print_chain(out, r, tf, nt);
-	fputc('\n', out);
-	widths(r, wf, nw, &wlabel, &wloc);
-	widths(r, tf, nt, &wlabel, &wloc);
-	print_frames(out, r, "watch:", wf, nw, wlabel, wloc);
-	print_frames(out, r, "trap:", tf, nt, wlabel, wloc);
-	free(wf);
-	return 0;
+}
+
+static int print_pair(FILE *out, const struct wr_report *r,
+		      struct wr_symbolizer *s, size_t rank)
+{
+	static const char *const access_tags[2] = { "watch:", "trap:" };
+	/* The instruction that computed a value first, and the one that
+	 * computed it again. */
+	static const char *const value_tags[2] = { "first:", "again:" };
+	const struct wr_pair *pr = &r->pairs[r->ranked[rank]];
+
+	if (!r->tool->counts_executions) {
+		print_waste_head(out, r, pr, rank);
+		return print_contexts(out, r, s, pr, access_tags);
+	}
+	fprintf(out, "\n#%zu  %.1f%% of redundant executions   (%s, %llu redundant)\n", rank + 1,
+		100.0 * wr_share(r, pr), wr_kind_name(pr->kind), (unsigned long long)pr->count);
+	return print_contexts(out, r, s, pr, value_tags);
 }
 
 int wr_render_text(FILE *out, const struct wr_report *r,
@@ -456,10 +507,14 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 {
 	/* A pair with no waste is not a finding, only a denominator. */
 	size_t shown = top && top < r->nwaste ? top : r->nwaste;
-	uint64_t shown_waste = 0;
+	const char *weight = r->tool->counts_executions ? "redundant executions" : "waste";
+	uint64_t shown_weight = 0;
 	size_t i;
 
-	fprintf(out, "witch report: %s (%s), ", r->tool->what, r->tool->method);
+	fprintf(out, "witch report: %s (%s", r->tool->what, r->tool->method);
+	if (r->by)
+		fprintf(out, ", by %s", r->by);
+	fputs("), ", out);
 	print_source(out, r);
 	fprintf(out, ", %zu %s, %zu %s\n", r->nprocs,
 		plural(r->nprocs, "process", "processes"), r->nthreads,
@@ -468,7 +523,10 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 	print_command(out, r);
 	print_counts(out, r);
 	print_caveats(out, r);
-	print_fraction(out, r);
+	if (r->tool->counts_executions)
+		print_kind_totals(out, r);
+	else
+		print_fraction(out, r);
 
 	if (!r->nwaste) {
 		fprintf(out, "\nno %s observed", r->tool->what);
@@ -482,13 +540,11 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 	for (i = 0; i < shown; i++) {
 		if (print_pair(out, r, s, i))
 			return -1;
-		shown_waste += wr_all_waste(r->pairs[r->ranked[i]].waste_milli,
-					    r->pairs[r->ranked[i]].approx_milli);
+		shown_weight += wr_weight(r, &r->pairs[r->ranked[i]]);
 	}
 	if (shown < r->nwaste)
-		fprintf(out, "\nshowing %zu of %zu pairs with waste (%.1f%% of "
-			"all waste); --top=N shows more\n", shown, r->nwaste,
-			100.0 * (double)shown_waste /
-				(double)wr_all_waste(r->waste_milli, r->approx_milli));
+		fprintf(out, "\nshowing %zu of %zu pairs with %s (%.1f%% of all %s); --top=N shows "
+			"more\n", shown, r->nwaste, weight,
+			100.0 * wr_ratio(shown_weight, wr_total_weight(r)), weight);
 	return 0;
 }

@@ -13,10 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/reader.h"
 #include "report/map.h"
 #include "report/tools.h"
-
-struct wp_profile;
 
 #define WR_ROOT 0		/* the context with no frames */
 #define WR_NONE UINT32_MAX
@@ -34,12 +33,15 @@ struct wr_ctx {
 	uint64_t ns;		/* tool time: CPU time its samples stood for, summed */
 };
 
+/* Tool rvn's pairs are these too: watch is the context that computed
+ * first, trap the one that computed the same again, count how often. */
 struct wr_pair {
 	uint32_t watch, trap;	/* contexts */
 	uint64_t waste_milli;	/* thousandths of a (sample-weighted) byte */
 	uint64_t use_milli;
-	uint64_t count;		/* traps */
+	uint64_t count;		/* traps; rvn: redundant executions */
 	uint64_t approx_milli;	/* approximate (floating-point) waste, not in waste_milli */
+	char kind;		/* rvn: 'c' computation, 'l' load, 's' store; else 0 */
 };
 
 struct wr_stat {
@@ -60,6 +62,7 @@ struct wr_process {
 struct wr_report {
 	const struct wr_tool *tool;	/* NULL until the first profile */
 	const char *source;
+	const char *by;		/* tool rvn: "symbol" or "value"; NULL otherwise */
 	uint64_t rate_hz, period;
 	uint64_t spread;	/* timer: a sample stands for one of the next `spread` accesses */
 	uint64_t reach;		/* timer: found at most `reach` instructions on (0: no limit) */
@@ -82,10 +85,13 @@ struct wr_report {
 
 	/* Set by wr_report_finish(). */
 	uint64_t waste_milli, use_milli, approx_milli;
+	uint64_t redundant;	/* tools that count executions: the pairs' counts summed */
 	size_t nthreads;
-	uint32_t *ranked;	/* all pairs: most waste first, then most use */
+	uint32_t *ranked;	/* all pairs: most waste (or redundant executions) first,
+				   then most use */
 	size_t nranked;
-	size_t nwaste;		/* the first nwaste ranked pairs have waste */
+	size_t nwaste;		/* the first nwaste ranked pairs are findings: they have
+				   waste (or, counting executions, any count) */
 
 	/* Interning. */
 	size_t cap_procs, cap_mods, cap_ctxs, cap_pairs, cap_stats;
@@ -121,8 +127,34 @@ double wr_redundancy(uint64_t waste_milli, uint64_t use_milli);
 /* A pair's or the totals' weight for ranking: exact plus approximate waste. */
 uint64_t wr_all_waste(uint64_t waste_milli, uint64_t approx_milli);
 
-/* The pair's share of all waste, 0..1. */
+/* What a pair weighs in the ranking: its exact and approximate waste, or,
+ * for a tool that counts executions, its count. */
+uint64_t wr_weight(const struct wr_report *r, const struct wr_pair *pr);
+
+/* All the pairs' weight: the totals' exact and approximate waste, or
+ * their redundant executions. */
+uint64_t wr_total_weight(const struct wr_report *r);
+
+/* The pair's share of all the pairs' weight, 0..1. */
 double wr_share(const struct wr_report *r, const struct wr_pair *pr);
+
+/* part / whole, 0 when whole is 0. */
+double wr_ratio(uint64_t part, uint64_t whole);
+
+/* Tool rvn: the instructions of one kind and how many were redundant. */
+struct wr_kind_total {
+	const char *kind;	/* "computation", "load", "store"; "all" for the sum */
+	uint64_t all, redundant;
+};
+
+#define WR_KINDS WP_RVN_KINDS	/* computation, load, store */
+
+/* Tool rvn's totals from its stats: the three kinds in that order, then
+ * all kinds together. */
+void wr_kind_totals(const struct wr_report *r, struct wr_kind_total t[WR_KINDS + 1]);
+
+/* An r line's kind letter as a word: "computation", "load", "store". */
+const char *wr_kind_name(char kind);
 
 /*
  * Read every path (a profile, or a directory whose *.witch files are read)

@@ -25,6 +25,11 @@ static const struct wr_tool tools[] = {
 	  .exhaustive = 1 },
 	{ .name = "loadspy", .method = "LoadSpy, exhaustive", LOAD,
 	  .exhaustive = 1 },
+	/* Run-time value numbering: instructions that compute, load or store
+	 * again what an earlier instruction did. */
+	{ .name = "rvn", .what = "redundant computation", .method = "RVN, exhaustive",
+	  .relation = "REDUNDANT_WITH", .fraction = "redundancy", .access = "instruction",
+	  .accessed = "executed", .exhaustive = 1, .counts_executions = 1 },
 	/* witch cpi's two runs (report/cpi.h reports them). */
 	{ .name = "time", .what = "time per execution", .method = "witch cpi, sampled run",
 	  .access = "instruction", .accessed = "executed" },

@@ -16,6 +16,7 @@ struct wr_tool {
 	const char *access;	/* "store": the kind of access measured */
 	const char *accessed;	/* "stored" */
 	int exhaustive;		/* counts every access rather than samples */
+	int counts_executions;	/* pairs count redundant executions, not bytes */
 };
 
 /* The entry for a profile's tool name, or NULL when unknown. */

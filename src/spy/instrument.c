@@ -209,7 +209,7 @@ static IRExpr *hw(HWord v)
 
 /* The value e as 64-bit pieces, low first; returns how many (0: its type
  * has no integer view here). */
-static Int pieces(IRSB *out, IRExpr *e, IRExpr **p)
+Int spy_ir_pieces(IRSB *out, IRExpr *e, IRExpr **p)
 {
 	IRType ty = typeOfIRExpr(out->tyenv, e);
 
@@ -309,7 +309,7 @@ static void silent_before(struct ctx *c, const struct insn *in, IRExpr *addr, In
 			  IRExpr *data, IRExpr *guard)
 {
 	IRExpr *p[4], *slot = slot_of(c, in);
-	Int n = data ? pieces(c->out, data, p) : 0;
+	Int n = data ? spy_ir_pieces(c->out, data, p) : 0;
 
 	if (n == 1 && size <= 8)
 		call(c->out, "spy_silent_store", spy_silent_store,
@@ -337,7 +337,7 @@ static void load_after(struct ctx *c, const struct insn *in, IRExpr *addr, Int s
 		       IRExpr *value, IRExpr *guard)
 {
 	IRExpr *p[4], *slot = slot_of(c, in);
-	Int n = value ? pieces(c->out, value, p) : 0;
+	Int n = value ? spy_ir_pieces(c->out, value, p) : 0;
 
 	if (n == 1 && size <= 8)
 		CALL(c->out, spy_load_value, mkIRExprVec_4(addr, hw(size), slot, p[0]), guard);
@@ -391,10 +391,10 @@ static void cas_after(struct ctx *c, const struct insn *in, IRCAS *cas)
 	flags = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, ok));
 	flags = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Shl64, flags, IRExpr_Const(IRConst_U8(17))));
 	flags = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Or64, flags, hw((HWord)size)));
-	if (pieces(out, IRExpr_RdTmp(cas->oldLo), lo) != 1)
+	if (spy_ir_pieces(out, IRExpr_RdTmp(cas->oldLo), lo) != 1)
 		return;
 	if (cas->dataHi) {
-		if (pieces(out, IRExpr_RdTmp(cas->oldHi), hi) != 1)
+		if (spy_ir_pieces(out, IRExpr_RdTmp(cas->oldHi), hi) != 1)
 			return;
 		if (size == 16) {
 			/* 8-byte halves: old is lo then hi in memory order. */
@@ -630,20 +630,33 @@ static SpySB *new_sb(struct insn *ins, Int ninsn)
 	return sb;
 }
 
+void spy_ir_check_return(IRSB *out, Int sp_off)
+{
+	/* SP above the innermost frame: a return (or longjmp) left it. */
+	IRExpr *limit = tmp_of(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&spy_cur_limit)));
+	IRExpr *sp = tmp_of(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
+
+	CALL(out, spy_sb_returned, mkIRExprVec_1(sp),
+	     tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp)));
+}
+
+void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off)
+{
+	SpyCallSite *cs = VG_(malloc)("witchspy.callsite", sizeof(*cs));
+
+	cs->ret = ret;
+	cs->parent = 0xffffffffu;
+	cs->child = 0;
+	CALL(out, spy_on_call, mkIRExprVec_2(hw((HWord)cs), tmp_of(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64))),
+	     NULL);
+}
+
 static void enter(struct ctx *c, Addr start)
 {
 	IRSB *out = c->out;
-	IRExpr *sp;
 
-	if (c->sb->n) {
-		/* SP above the innermost frame: a return (or longjmp) left it. */
-		IRExpr *limit = tmp_of(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-								  hw((HWord)&spy_cur_limit)));
-
-		sp = tmp_of(out, Ity_I64, IRExpr_Get(c->sp_off, Ity_I64));
-		CALL(out, spy_sb_returned, mkIRExprVec_1(sp),
-		     tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp)));
-	}
+	if (c->sb->n)
+		spy_ir_check_return(out, c->sp_off);
 	switch (spy_heap_fn_at(start)) {
 	case HEAP_FREE:
 		CALL(out, spy_free_enter,
@@ -667,13 +680,7 @@ static void leave(struct ctx *c, IRSB *in, const struct insn *last)
 	IRExpr *sp;
 
 	if (in->jumpkind == Ijk_Call && last) {
-		SpyCallSite *cs = VG_(malloc)("witchspy.callsite", sizeof(*cs));
-
-		cs->ret = last->addr + last->len;
-		cs->parent = 0xffffffffu;
-		cs->child = 0;
-		sp = tmp_of(out, Ity_I64, IRExpr_Get(c->sp_off, Ity_I64));
-		CALL(out, spy_on_call, mkIRExprVec_2(hw((HWord)cs), sp), NULL);
+		spy_ir_push_call(out, last->addr + last->len, c->sp_off);
 	} else if (in->jumpkind == Ijk_Ret && spy_cfg.heap_clear) {
 		IRExpr *pending = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
 								    hw((HWord)&spy_reallocs_pending)));
@@ -703,6 +710,8 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 		VG_(tool_panic)("witchspy supports amd64 only");
 	if (spy_cfg.tool == SPY_COUNT)
 		return cnt_instrument(in, layout);
+	if (spy_cfg.tool == SPY_RVN)
+		return rvn_instrument(in, layout);
 	spy_st.superblocks++;
 	for (i = 0; i < in->stmts_used; i++)
 		nimarks += in->stmts[i]->tag == Ist_IMark;

@@ -15,6 +15,7 @@
 #include "pub_tool_xarray.h"
 
 #include "spy.h"
+#include "rvn.h"
 
 #include "core/buildid.h"
 #include "core/contract.h"
@@ -160,7 +161,8 @@ static void write_thread(const struct tlist *l)
 	for (i = 0; i < l->n; i++)
 		local[l->ids[i]] = i + 1;
 	local[SPY_ROOT] = 0;
-	core_profile_thread(&o, (ULong)l->t->lwpid, l->n + 1, pt->n);
+	core_profile_thread(&o, (ULong)l->t->lwpid, l->n + 1,
+			    spy_cfg.tool == SPY_RVN ? rvn_pair_lines(pt) : pt->n);
 	core_profile_node(&o, 0, -1, -1, 0, 0);
 	for (i = 0; i < l->n; i++) {
 		const SpyNode *n = &spy_nodes[l->ids[i]];
@@ -168,6 +170,10 @@ static void write_thread(const struct tlist *l)
 
 		core_profile_node(&o, i + 1, local[n->parent], m ? m->id : -1,
 				  m ? n->pc - m->bias : n->pc, 0);
+	}
+	if (spy_cfg.tool == SPY_RVN) {
+		rvn_write_pairs(&o, pt, local);
+		return;
 	}
 	/* Approximate waste where the tool judges it, like the crafts. */
 	for (i = 0; i < pt->n; i++) {
@@ -181,7 +187,7 @@ static void write_thread(const struct tlist *l)
 
 static const HChar *tool_name(void)
 {
-	static const HChar *names[] = { "deadspy", "redspy", "loadspy", "count" };
+	static const HChar *names[] = { "deadspy", "redspy", "loadspy", "count", "rvn" };
 
 	return names[spy_cfg.tool];
 }
@@ -246,6 +252,10 @@ static void write_stats(UInt nthreads)
 	core_profile_stat(&o, "cct_nodes", spy_nnodes);
 	if (spy_cfg.tool == SPY_LOAD)
 		core_profile_stat(&o, "handles_overflowed", spy_st.handles_overflowed);
+	if (spy_cfg.tool == SPY_RVN) {
+		rvn_write_stats(&o);
+		return;
+	}
 	if (spy_cfg.tool != SPY_DEAD) {
 		ULong approx = 0;
 		SpyThread *t;
@@ -313,6 +323,8 @@ const HChar *spy_profile_write(Bool complete)
 	o.lines = 0;
 	core_profile_kv(&o, "WITCH-PROFILE", "1");
 	core_profile_kv(&o, "tool", tool_name());
+	if (spy_cfg.tool == SPY_RVN)
+		core_profile_kv(&o, "by", spy_cfg.by_value ? "value" : "symbol");
 	core_profile_kv(&o, "source", "exhaustive");
 	core_profile_kv_u64(&o, "rate_hz", 0);
 	core_profile_kv_u64(&o, "period", 0);

@@ -12,6 +12,9 @@
  *                of them, modules
  *   heap.c       glibc free/realloc: freed blocks forget their history
  *   profile.c    the profile file (docs/profile-format.md)
+ *   rvn.c, rvn_run.c
+ *                --witch-tool=rvn: redundant computation by value
+ *                numbering (rvn.h)
  *   count.c, count_calls.c, count_out.c
  *                witch cpi's counting run (--witch-tool=count): every
  *                instruction's executions, edges and calls, and its
@@ -23,7 +26,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
-enum spy_tool { SPY_DEAD, SPY_SILENT, SPY_LOAD, SPY_COUNT };
+enum spy_tool { SPY_DEAD, SPY_SILENT, SPY_LOAD, SPY_COUNT, SPY_RVN };
 
 /* What an access holds, for approximate comparison of floating point. */
 enum spy_dtype { DT_INT = 0, DT_F32, DT_F64 };
@@ -36,6 +39,8 @@ struct spy_config {
 	Bool heap_clear;	/* glibc free()d blocks forget their history */
 	Bool follow;		/* forked children write profiles too */
 	Bool silent;		/* this process writes none (a child, not followed) */
+	Bool by_value;		/* rvn: --witch-by=value */
+	UInt history;		/* ... judged against the last this many results */
 };
 extern struct spy_config spy_cfg;
 
@@ -272,6 +277,15 @@ typedef struct {
 } SpyCallSite;
 
 VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp);
+/* In a translation: at its start, the check that a return left the
+ * innermost frame; at its end, the frame a call pushes (instrument.c). */
+void spy_ir_check_return(IRSB *out, Int sp_off);
+void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off);
+/* The value of atom e as up to four 64-bit pieces in p, low first; how
+ * many (0: a type with no integer view). */
+Int spy_ir_pieces(IRSB *out, IRExpr *e, IRExpr **p);
+/* witch spy --tool=rvn's instrumentation (rvn.c). */
+IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout);
 /* Context of the instruction at pc in thread t right now. */
 UInt spy_context_at(SpyThread *t, Addr pc);
 

@@ -6,6 +6,10 @@
  * Options (passed by `witch spy`):
  *   --witch-tool=dead|silent|load   DeadSpy, RedSpy or LoadSpy
  *   --witch-tool=count              witch cpi's counting run (count.c)
+ *   --witch-tool=rvn                redundant computation (rvn.c)
+ *   --witch-by=symbol|value         rvn: numbers by operation (the thesis's RVN),
+ *                                   or an instruction's results by operand values
+ *   --witch-history=N               rvn --witch-by=value: its last N results [8]
  *   --witch-out=DIR                 where the profile goes
  *   --witch-approx=X                relative tolerance for floating point (0.01)
  *   --witch-stack=clear|keep        popped stack frames forget their history
@@ -32,6 +36,7 @@
 #endif
 
 #include "spy.h"
+#include "rvn.h"
 
 struct spy_config spy_cfg = {
 	.tool = SPY_DEAD,
@@ -43,6 +48,7 @@ struct spy_config spy_cfg = {
 	.stack_clear = False,
 	.heap_clear = True,
 	.follow = True,
+	.history = 8,
 };
 struct spy_stats spy_st;
 
@@ -63,8 +69,21 @@ static Bool process_option(const HChar *arg)
 			spy_cfg.tool = SPY_LOAD;
 		else if (!VG_(strcmp)(v, "count"))
 			spy_cfg.tool = SPY_COUNT;
+		else if (!VG_(strcmp)(v, "rvn"))
+			spy_cfg.tool = SPY_RVN;
 		else
-			VG_(fmsg_bad_option)(arg, "use dead, silent, load or count\n");
+			VG_(fmsg_bad_option)(arg, "use dead, silent, load, count or rvn\n");
+	} else if (VG_STR_CLO(arg, "--witch-by", v)) {
+		if (VG_(strcmp)(v, "symbol") && VG_(strcmp)(v, "value"))
+			VG_(fmsg_bad_option)(arg, "use symbol or value\n");
+		spy_cfg.by_value = !VG_(strcmp)(v, "value");
+	} else if (VG_STR_CLO(arg, "--witch-history", v)) {
+		HChar *end;
+		Long n = VG_(strtoll10)(v, &end);
+
+		if (*end || n < 1 || n > 64)
+			VG_(fmsg_bad_option)(arg, "give 1 to 64 results\n");
+		spy_cfg.history = (UInt)n;
 	} else if (VG_STR_CLO(arg, "--witch-out", v)) {
 		spy_cfg.outdir = v;
 	} else if (VG_STR_CLO(arg, "--witch-approx", v)) {
@@ -94,6 +113,9 @@ static void print_usage(void)
 	VG_(printf)(
 		"    --witch-tool=dead|silent|load  dead stores, silent stores or redundant loads\n"
 		"    --witch-tool=count             executions and edges (witch cpi)\n"
+		"    --witch-tool=rvn               redundant computation, loads and stores\n"
+		"    --witch-by=symbol|value        rvn: by value numbers, or by operand values [symbol]\n"
+		"    --witch-history=N              rvn by value: an instruction's last N results [8]\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"
@@ -108,27 +130,37 @@ static void print_debug_usage(void)
 
 /* ---- memory events from the core ---- */
 
+/* Bytes whose history is over. rvn's numbers fill 4-byte cells, which go
+ * whole. */
+static void forget(Addr a, SizeT len)
+{
+	if (spy_cfg.tool == SPY_RVN)
+		rvn_forget(a, len);
+	else
+		sh_clear(a, len);
+}
+
 static void on_new_mem(Addr a, SizeT len)
 {
-	sh_clear(a, len);
+	forget(a, len);
 }
 
 static void on_new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
 {
 	(void)rr; (void)ww; (void)xx; (void)di_handle;
-	sh_clear(a, len);
+	forget(a, len);
 }
 
 static void on_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
 {
 	(void)rr; (void)ww; (void)xx; (void)di_handle;
-	sh_clear(a, len);
+	forget(a, len);
 }
 
 static void on_new_mem_tid(Addr a, SizeT len, ThreadId tid)
 {
 	(void)tid;
-	sh_clear(a, len);
+	forget(a, len);
 }
 
 static void on_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
@@ -137,7 +169,7 @@ static void on_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	/* RedSpy reads old bytes where there is history: none where it
 	 * cannot read. */
 	if (!rr)
-		sh_clear(a, len);
+		forget(a, len);
 }
 
 static void on_copy_remap(Addr from, Addr to, SizeT len)
@@ -153,14 +185,14 @@ static void on_copy_remap(Addr from, Addr to, SizeT len)
  */
 static void on_die_stack(Addr a, SizeT len)
 {
-	sh_clear(a - VG_STACK_REDZONE_SZB, len + VG_STACK_REDZONE_SZB);
+	forget(a - VG_STACK_REDZONE_SZB, len + VG_STACK_REDZONE_SZB);
 	spy_st.stack_bytes_cleared += len;
 }
 
 static void on_pre_mem_read(CorePart part, ThreadId tid, const HChar *s, Addr a, SizeT len)
 {
 	(void)s;
-	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_COUNT)
+	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_COUNT && spy_cfg.tool != SPY_RVN)
 		spy_kernel_read(spy_thread(tid), a, len);
 }
 
@@ -176,10 +208,10 @@ static void on_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
 {
 	if (spy_cfg.tool == SPY_COUNT)
 		return;
-	if (part == Vg_CoreSysCall)
+	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_RVN)
 		spy_kernel_write(spy_thread(tid), a, len);
 	else
-		sh_clear(a, len);	/* signal frames and the like: no owner */
+		forget(a, len);	/* signal frames and the like: no owner */
 }
 
 /* ---- threads and signals ---- */
@@ -248,6 +280,10 @@ static void post_clo_init(void)
 	VG_(clo_vex_control).guest_chase = spy_cfg.tool == SPY_COUNT && VG_(clo_vex_control).guest_chase;
 	sh_init(spy_cfg.tool);
 	spy_cct_init();
+	if (spy_cfg.tool == SPY_RVN) {
+		rvn_init();
+		VG_(track_post_reg_write)(rvn_post_reg_write);
+	}
 	spy_profile_start();
 	if (spy_cfg.stack_clear)
 		VG_(track_die_mem_stack)(on_die_stack);

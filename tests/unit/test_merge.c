@@ -172,6 +172,73 @@ static void test_merge(void)
 	wr_report_free(r);
 }
 
+/* Tool rvn: its header, by line and stats (computations 100, 40
+ * redundant; loads 50, 10 redundant; stores 20, 0 redundant). */
+static struct wp_profile *rvn_profile(int pid, const char *by, const char *body)
+{
+	static const char head[] =
+		"WITCH-PROFILE 1\ntool rvn\nby %s\nsource exhaustive\nrate_hz 0\nperiod 0\n"
+		"registers 0\npid %d\nstart_ns 1\nend_ns 2\nstatus complete\n"
+		"module 0 - 0 /nonexistent/app\nstat computations 100\n"
+		"stat redundant_computations 40\nstat loads 50\nstat redundant_loads 10\n"
+		"stat stores 20\nstat redundant_stores 0\nstat dropped 0\n";
+	static char text[4096];
+	struct wp_profile *p = NULL;
+	char err[512];
+	size_t lines = 0;
+	char *c;
+
+	snprintf(text, sizeof(text), head, by, pid);
+	strcat(text, body);
+	for (c = text; *c; c++)
+		lines += *c == '\n';
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), "end %zu\n", lines);
+	if (wp_parse("rvn.witch", text, strlen(text), &p, err, sizeof(err)))
+		tap_diag("parse: %s", err);
+	return p;
+}
+
+/* Pairs of tool rvn merge by contexts and kind, rank by their counts. */
+static void test_merge_rvn(void)
+{
+	/* Node 2 at 0x1010, node 3 at 0x1020; the second thread has them
+	 * the other way round. */
+	static const char threads[] =
+		"thread 1 4 2\nn 0 -1 -1 0 0\nn 1 0 0 1000 0\nn 2 1 0 1010 0\nn 3 1 0 1020 0\n"
+		"r 2 3 c 10\nr 2 3 l 10\n"
+		"thread 2 4 1\nn 0 -1 -1 0 0\nn 1 0 0 1000 0\nn 2 1 0 1020 0\nn 3 1 0 1010 0\n"
+		"r 3 2 c 20\n";
+	static const char other[] =
+		"thread 3 3 1\nn 0 -1 -1 0 0\nn 1 0 0 1000 0\nn 2 1 0 1020 0\nr 2 2 s 10\n";
+	struct wr_kind_total t[WR_KINDS + 1];
+	struct wr_report *r = wr_report_new();
+	const struct wr_pair *pr;
+	char err[512];
+	struct wp_profile *p;
+
+	tap_ok(r && !merge(r, rvn_profile(1, "symbol", threads)) &&
+	       !merge(r, rvn_profile(2, "symbol", other)) && !wr_report_finish(r),
+	       "rvn: two processes merge");
+	pr = &r->pairs[r->ranked[0]];
+	tap_ok(r->npairs == 3 && r->nwaste == 3 && pr->kind == 'c' && pr->count == 30 &&
+	       r->redundant == 50, "the same contexts and kind in two threads are one pair "
+	       "(10 + 20), another kind another pair");
+	tap_ok(wr_share(r, pr) == 0.6 && r->pairs[r->ranked[1]].count == 10 &&
+	       r->pairs[r->ranked[1]].kind == 'l' && r->pairs[r->ranked[2]].kind == 's',
+	       "ranked by count, ties by contexts then kind; shares of all redundant executions");
+	wr_kind_totals(r, t);
+	tap_ok(t[0].all == 200 && t[0].redundant == 80 && t[1].all == 100 && t[1].redundant == 20 &&
+	       t[2].all == 40 && t[2].redundant == 0 && t[3].all == 340 && t[3].redundant == 100 &&
+	       !strcmp(t[0].kind, "computation") && !strcmp(t[3].kind, "all"),
+	       "totals per kind and for all kinds, summed from the stats");
+	p = rvn_profile(3, "value", other);
+	tap_ok(p && wr_merge(r, p, err, sizeof(err)) == -1 &&
+	       strstr(err, "numbered values by value but") != NULL,
+	       "profiles numbered by symbol and by value do not merge");
+	wp_free(p);
+	wr_report_free(r);
+}
+
 static int inlined_asm_line, inline_call_line, leaf_call_line;
 
 static NOIPA uintptr_t probe_leaf(void)
@@ -287,6 +354,7 @@ out:
 int main(void)
 {
 	test_merge();
+	test_merge_rvn();
 	test_symbolize();
 	return tap_done();
 }

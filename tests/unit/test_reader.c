@@ -363,6 +363,7 @@ static void test_fuzz(void)
 		"n ", "p ", "thread ", "end ", "module ", "arg ", "stat ", "-1 ",
 		"0 ", "1 ", "2 ", "3.000 ", "ff ", "\n", "%", "tool dead\n",
 		"WITCH-PROFILE 1\n", "99999999999999999999 ", " ",
+		"r ", "c ", "l ", "tool rvn\n", "by value\n",
 	};
 	char buf[2048], err[256];
 	int i, handled = 0, rounds = 6000;
@@ -478,6 +479,104 @@ static void test_cpi_records(void)
 		     "count lines in another tool's profile");
 }
 
+/* An rvn profile up to its pairs: "by" right after "tool" (line 3), its
+ * stats, and a thread of three nodes (lines 21 to 23). */
+static const char rvn_head[] =
+	"WITCH-PROFILE 1\n"
+	"tool %s\n"
+	"%s"
+	"source exhaustive\n"
+	"rate_hz 0\n"
+	"period 0\n"
+	"registers 0\n"
+	"pid 7\n"
+	"start_ns 1\n"
+	"end_ns 2\n"
+	"status complete\n"
+	"module 0 - 0 /bin/app\n"
+	"stat computations 100\n"
+	"stat redundant_computations 40\n"
+	"stat loads 50\n"
+	"stat redundant_loads %s\n"
+	"stat stores 10\n"
+	"stat redundant_stores 0\n"
+	"stat dropped 2\n"
+	"thread 7 3 2\n"
+	"n 0 -1 -1 0 0\n"
+	"n 1 0 0 1139 0\n"
+	"n 2 0 0 11a0 0\n";
+
+/* rvn_head for tool, by line (with its newline, or ""), redundant loads,
+ * then the pair lines and the end line. */
+static const char *rvn_profile(const char *tool, const char *by, const char *redundant_loads,
+			       const char *pairs)
+{
+	static char buf[4096];
+	size_t lines = 0;
+	char *c;
+
+	snprintf(buf, sizeof(buf), rvn_head, tool, by, redundant_loads);
+	strcat(buf, pairs);
+	for (c = buf; *c; c++)
+		lines += *c == '\n';
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "end %zu\n", lines);
+	return buf;
+}
+
+/* Tool rvn: its by line and r lines, and nobody else's. */
+static void test_rvn_records(void)
+{
+	static const char pairs[] = "r 1 2 c 40\nr 2 2 l 3\n";
+	struct wp_profile *p = NULL;
+	const char *text = rvn_profile("rvn", "by value\n", "3", pairs);
+	char err[512];
+
+	tap_ok(parse(text, strlen(text), &p, err, sizeof(err)) == 0 && p &&
+	       !strcmp(p->by, "value") && p->threads[0].npairs == 2 &&
+	       p->threads[0].pairs[0].watch == 1 && p->threads[0].pairs[0].trap == 2 &&
+	       p->threads[0].pairs[0].kind == 'c' && p->threads[0].pairs[0].count == 40 &&
+	       p->threads[0].pairs[1].kind == 'l' && p->threads[0].pairs[1].waste_milli == 0,
+	       "tool rvn: by, and r lines as pairs with their kind and count");
+	if (!p)
+		tap_diag("%s", err);
+	wp_free(p);
+	p = NULL;
+	tap_ok(parse(valid, strlen(valid), &p, err, sizeof(err)) == 0 && p && !p->by &&
+	       p->threads[0].pairs[0].kind == 0, "other tools: no by, pairs of no kind");
+	wp_free(p);
+
+	expect_error(rvn_profile("rvn", "by symbol\n", "3", "r 1 2 c 40\nr 2 2 x 3\n"),
+		     ":25: bad kind 'x' (expected c, l or s", "an r line's kind");
+	expect_error(rvn_profile("rvn", "by symbol\n", "3", "r 1 2 c 40\nr 2 2 l 0\n"),
+		     ":25: redundant count 0", "an r line's count 0");
+	expect_error(rvn_profile("rvn", "by symbol\n", "3", "r 1 3 c 40\nr 2 2 l 3\n"),
+		     ":24: pair refers to node 3", "an r line's node out of range");
+	expect_error(rvn_profile("rvn", "by symbol\n", "3", "r 1 2 c 40\nr 2 2 l 3\nr 1 1 s 1\n"),
+		     ":26: thread 7 has more r lines than the 2 pairs it declares",
+		     "more r lines than the thread declares");
+	expect_error(rvn_profile("rvn", "by symbol\n", "3", "r 1 2 c 40\np 2 2 1.000 0.000 1\n"),
+		     ":25: a p line in a profile of tool rvn", "a p line in an rvn profile");
+	expect_error(rvn_profile("deadspy", "", "3", "p 1 2 1.000 0.000 1\nr 2 2 l 3\n"),
+		     ":24: an r line in a profile of tool deadspy", "an r line in a deadspy profile");
+	expect_error(rvn_profile("rvn", "", "3", pairs), "has no by line", "rvn without by");
+	expect_error(rvn_profile("deadspy", "by symbol\n", "3", "p 1 2 1.000 0.000 1\np 2 2 1.000 0.000 1\n"),
+		     ":3: a by line in a profile of tool deadspy", "by in a deadspy profile");
+	expect_error(rvn_profile("rvn", "by symbol\nby value\n", "3", pairs), ":4: second by line",
+		     "two by lines");
+	expect_error(rvn_profile("rvn", "by name\n", "3", pairs), ":3: unknown by 'name'",
+		     "by neither symbol nor value");
+	expect_error(rvn_profile("rvn", "by value\n", "51", pairs),
+		     "counts 51 redundant_loads among 50 loads", "more redundant loads than loads");
+	text = rvn_profile("rvn", "by value\n", "3", pairs);
+	{
+		char buf[4096];
+
+		snprintf(buf, sizeof(buf), "%s", text);
+		memcpy(strstr(buf, "stat stores 10"), "stat storez 10", 14);
+		expect_error(buf, "has no stat stores", "an rvn profile without its stores");
+	}
+}
+
 int main(void)
 {
 	snprintf(valid, sizeof(valid), "%send 21\n", valid_body);
@@ -487,6 +586,7 @@ int main(void)
 	test_truncated();
 	test_corrupt();
 	test_cpi_records();
+	test_rvn_records();
 	test_fuzz();
 	return tap_done();
 }

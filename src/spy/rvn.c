@@ -1,0 +1,780 @@
+/*
+ * rvn.c - witch spy --tool=rvn in VEX IR: every temp gets a shadow temp
+ * holding its value number (rvn.h), guest registers a shadow slot per 8
+ * bytes in the first shadow guest state, and loads and stores call the
+ * helpers that keep numbers in memory (rvn_run.c).
+ *
+ * What one computation is. VEX turns a guest instruction into several IR
+ * operations (address arithmetic, a flags thunk, widenings). Each guest
+ * instruction is counted once, by its result: the last operation of its
+ * own whose value is data, one that reaches a general-purpose register
+ * other than RSP, a vector register or memory, directly or through other
+ * instructions' data (find_data). That operation is judged: redundant
+ * when its number was computed before in the thread. So are not counted:
+ * compares and tests (they write only flags; a setcc's value comes from a
+ * compare, whose result is a condition), jumps, instructions that write
+ * RSP (push, pop, call, ret, and their loads and stores), address
+ * arithmetic inside a load or store, moves. lea is counted (its result is
+ * a register), and so are vector compares, whose masks are data.
+ *
+ * Widening a value with zeros, taking its low part, or reinterpreting its
+ * bits as a float keeps its number (a 32-bit value and its zero
+ * extension are one number): the same value reached through a register
+ * of another width stays the same number. A high part is a piece of the
+ * number (rvn_piece), so that halves put together again give it back.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_tooliface.h"
+#include "libvex_guest_amd64.h"
+
+#include "rvn.h"
+
+struct rctx {
+	IRSB *in, *out;
+	IRTemp *vt;		/* by temp of in: its number, in out */
+	Int *def;		/* by temp: the statement defining it, -1 */
+	Int *owner;		/* by statement: its instruction, -1 before the first */
+	Bool *counted;		/* by statement: the WrTmp judged as its instruction's result */
+	Bool *writes_sp;	/* by instruction */
+	RvnSite *site;		/* by instruction */
+	Int sbase;		/* the shadow guest state's offset */
+	Int sp_off;
+};
+
+/* ---- numbers in IR ---- */
+
+static IRExpr *u64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(out->tyenv, ty);
+
+	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+static IRExpr *bin(IRSB *out, IROp op, IRExpr *a, IRExpr *b)
+{
+	return tmp(out, Ity_I64, IRExpr_Binop(op, a, b));
+}
+
+/* rvn_fmix, rvn_mix and rvn_piece of rvn.h, in IR. */
+static IRExpr *ir_fmix(IRSB *out, IRExpr *x)
+{
+	x = bin(out, Iop_Xor64, x, bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(31))));
+	x = bin(out, Iop_Mul64, x, u64(0x9E3779B97F4A7C15ULL));
+	return bin(out, Iop_Xor64, x, bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(29))));
+}
+
+static IRExpr *ir_mix(IRSB *out, IRExpr *h, IRExpr *v)
+{
+	IRExpr *x = bin(out, Iop_Mul64, bin(out, Iop_Xor64, h, v), u64(0xBF58476D1CE4E5B9ULL));
+
+	return ir_fmix(out, bin(out, Iop_Add64, x, u64(0x94D049BB133111EBULL)));
+}
+
+static IRExpr *ir_piece(IRSB *out, IRExpr *v, UInt g, UInt k)
+{
+	return ir_fmix(out, bin(out, Iop_Add64, v, u64(0xD6E8FEB86659FD93ULL * (g * 64 + k))));
+}
+
+static ULong const_vn(const IRConst *c)
+{
+	ULong bits;
+
+	switch (c->tag) {
+	case Ico_U1: bits = c->Ico.U1; break;
+	case Ico_U8: bits = c->Ico.U8; break;
+	case Ico_U16: bits = c->Ico.U16; break;
+	case Ico_U32: bits = c->Ico.U32; break;
+	case Ico_U64: bits = c->Ico.U64; break;
+	case Ico_F32i: bits = c->Ico.F32i; break;
+	case Ico_F64i: bits = c->Ico.F64i; break;
+	case Ico_V128: bits = c->Ico.V128; break;
+	case Ico_V256: bits = c->Ico.V256; break;
+	default: {
+		/* F32 and F64 constants: their bits. */
+		union { Double d; ULong u; } f;
+
+		f.d = c->tag == Ico_F32 ? (Double)c->Ico.F32 : c->Ico.F64;
+		bits = f.u;
+		break;
+	}
+	}
+	return rvn_mix(rvn_mix(0xC0257A27ULL, (ULong)c->tag), bits);
+}
+
+/* The number of an atom (a temp or a constant). */
+static IRExpr *num(struct rctx *c, IRExpr *a)
+{
+	if (a->tag == Iex_Const)
+		return u64(const_vn(a->Iex.Const.con));
+	tl_assert(a->tag == Iex_RdTmp);
+	return IRExpr_RdTmp(c->vt[a->Iex.RdTmp.tmp]);
+}
+
+static ULong op_vn(UInt op)
+{
+	return rvn_fmix(0x0F0F000000000000ULL + op);
+}
+
+/* ---- which operations keep a number, which make one ---- */
+
+/* A zero-widening, a low part, a reinterpretation: the same number. */
+static Bool keeps_number(IROp op)
+{
+	switch (op) {
+	case Iop_8Uto16: case Iop_8Uto32: case Iop_8Uto64: case Iop_16Uto32: case Iop_16Uto64:
+	case Iop_32Uto64: case Iop_1Uto8: case Iop_1Uto32: case Iop_1Uto64:
+	case Iop_64to32: case Iop_64to16: case Iop_64to8: case Iop_32to16: case Iop_32to8:
+	case Iop_16to8: case Iop_64to1: case Iop_32to1: case Iop_128to64: case Iop_V128to64:
+	case Iop_V128to32: case Iop_V256toV128_0: case Iop_V256to64_0:
+	case Iop_ReinterpF64asI64: case Iop_ReinterpI64asF64:
+	case Iop_ReinterpF32asI32: case Iop_ReinterpI32asF32:
+	case Iop_64UtoV128: case Iop_32UtoV128:
+		return True;
+	default:
+		return False;
+	}
+}
+
+/* A high part: which piece of the number, of how many bytes (0: none). */
+static UInt high_piece(IROp op, UInt *k)
+{
+	*k = 1;
+	switch (op) {
+	case Iop_64HIto32:
+		return RVN_CELL;
+	case Iop_128HIto64: case Iop_V128HIto64: case Iop_V256to64_1:
+		return 8;
+	case Iop_V256to64_2:
+		*k = 2;
+		return 8;
+	case Iop_V256to64_3:
+		*k = 3;
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+/* A concatenation (hi, lo): the pieces of one number give it back. */
+static UInt joins(IROp op)
+{
+	switch (op) {
+	case Iop_32HLto64:
+		return RVN_CELL;
+	case Iop_64HLto128: case Iop_64HLtoV128:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+static Bool commutes(IROp op)
+{
+	switch (op) {
+	case Iop_Add8: case Iop_Add16: case Iop_Add32: case Iop_Add64:
+	case Iop_Mul8: case Iop_Mul16: case Iop_Mul32: case Iop_Mul64:
+	case Iop_MullS32: case Iop_MullU32: case Iop_MullS64: case Iop_MullU64:
+	case Iop_And8: case Iop_And16: case Iop_And32: case Iop_And64:
+	case Iop_Or8: case Iop_Or16: case Iop_Or32: case Iop_Or64:
+	case Iop_Xor8: case Iop_Xor16: case Iop_Xor32: case Iop_Xor64:
+	case Iop_AndV128: case Iop_OrV128: case Iop_XorV128:
+	case Iop_AndV256: case Iop_OrV256: case Iop_XorV256:
+	case Iop_Add32x4: case Iop_Add64x2: case Iop_Add16x8: case Iop_Add8x16:
+		return True;
+	default:
+		return False;
+	}
+}
+
+/* Float operations whose first operand is a rounding mode, commuting in
+ * the other two. */
+static Bool commutes_rm(IROp op)
+{
+	switch (op) {
+	case Iop_AddF64: case Iop_MulF64: case Iop_AddF32: case Iop_MulF32:
+	case Iop_Add64Fx2: case Iop_Mul64Fx2: case Iop_Add32Fx4: case Iop_Mul32Fx4:
+	case Iop_Add64Fx4: case Iop_Mul64Fx4: case Iop_Add32Fx8: case Iop_Mul32Fx8:
+		return True;
+	default:
+		return False;
+	}
+}
+
+/* The number of op over the numbers a[0..n-1]; from `from` on the first
+ * two commute. */
+static IRExpr *op_num(struct rctx *c, ULong opc, IRExpr **a, Int n, Int from, Bool commute)
+{
+	IRSB *out = c->out;
+	IRExpr *h = u64(opc);
+	Int i;
+
+	for (i = 0; i < n; i++) {
+		if (commute && i == from && i + 1 < n) {
+			/* Symmetric in the two: their sum and their xor. */
+			h = ir_mix(out, h, bin(out, Iop_Add64, a[i], a[i + 1]));
+			h = ir_mix(out, h, bin(out, Iop_Xor64, a[i], a[i + 1]));
+			i++;
+			continue;
+		}
+		h = ir_mix(out, h, a[i]);
+	}
+	return h;
+}
+
+/* The number an expression's value gets (e an operation over atoms). */
+static IRExpr *expr_num(struct rctx *c, IRExpr *e)
+{
+	IRSB *out = c->out;
+	IRExpr *a[4];
+	UInt g, k;
+	Int n = 0, i;
+	IROp op;
+
+	switch (e->tag) {
+	case Iex_Unop:
+		op = e->Iex.Unop.op;
+		a[0] = num(c, e->Iex.Unop.arg);
+		if (keeps_number(op))
+			return a[0];
+		if ((g = high_piece(op, &k)))
+			return ir_piece(out, a[0], g, k);
+		return op_num(c, op_vn(op), a, 1, 0, False);
+	case Iex_Binop:
+		op = e->Iex.Binop.op;
+		a[0] = num(c, e->Iex.Binop.arg1);
+		a[1] = num(c, e->Iex.Binop.arg2);
+		if ((g = joins(op))) {
+			IRExpr *same = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, a[0],
+								    ir_piece(out, a[1], g, 1)));
+
+			return tmp(out, Ity_I64, IRExpr_ITE(same, a[1], op_num(c, op_vn(op), a, 2, 0, False)));
+		}
+		return op_num(c, op_vn(op), a, 2, 0, commutes(op));
+	case Iex_Triop:
+		op = e->Iex.Triop.details->op;
+		a[0] = num(c, e->Iex.Triop.details->arg1);
+		a[1] = num(c, e->Iex.Triop.details->arg2);
+		a[2] = num(c, e->Iex.Triop.details->arg3);
+		return op_num(c, op_vn(op), a, 3, 1, commutes_rm(op));
+	case Iex_Qop:
+		op = e->Iex.Qop.details->op;
+		a[0] = num(c, e->Iex.Qop.details->arg1);
+		a[1] = num(c, e->Iex.Qop.details->arg2);
+		a[2] = num(c, e->Iex.Qop.details->arg3);
+		a[3] = num(c, e->Iex.Qop.details->arg4);
+		return op_num(c, op_vn(op), a, 4, 0, False);
+	case Iex_CCall:
+		for (i = 0; e->Iex.CCall.args[i] && n < 4; i++)
+			a[n++] = num(c, e->Iex.CCall.args[i]);
+		return op_num(c, rvn_fmix((ULong)(HWord)e->Iex.CCall.cee->addr), a, n, 0, False);
+	case Iex_ITE:
+		return tmp(out, Ity_I64, IRExpr_ITE(e->Iex.ITE.cond, num(c, e->Iex.ITE.iftrue),
+						     num(c, e->Iex.ITE.iffalse)));
+	default:
+		tl_assert(0);
+	}
+}
+
+/* ---- helpers ---- */
+
+static IRExpr *hw(HWord v)
+{
+	return mkIRExpr_HWord(v);
+}
+
+static IRExpr *call_1(IRSB *out, const HChar *name, void *fn, IRExpr **args, IRExpr *guard)
+{
+	IRTemp t = newIRTemp(out->tyenv, Ity_I64);
+	IRDirty *d = unsafeIRDirty_1_N(t, 0, name, VG_(fnptr_to_fnentry)(fn), args);
+
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+	return IRExpr_RdTmp(t);
+}
+
+static void call_0(IRSB *out, const HChar *name, void *fn, Int regparms, IRExpr **args,
+		   IRExpr *guard)
+{
+	IRDirty *d = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+}
+
+static IRExpr *fresh(IRSB *out)
+{
+	return call_1(out, "rvn_fresh", rvn_fresh, mkIRExprVec_0(), NULL);
+}
+
+static IRExpr *forget(IRSB *out, IRExpr *addr, Int size, IRExpr *guard)
+{
+	call_0(out, "rvn_forget", rvn_forget, 0, mkIRExprVec_2(addr, hw((HWord)size)), guard);
+	return NULL;
+}
+
+/* ---- registers: an 8-byte slot each in the shadow guest state ---- */
+
+static IRExpr *slot_get(struct rctx *c, Int slot)
+{
+	return tmp(c->out, Ity_I64, IRExpr_Get(c->sbase + slot, Ity_I64));
+}
+
+static void slot_put(struct rctx *c, Int slot, IRExpr *v)
+{
+	addStmtToIRSB(c->out, IRStmt_Put(c->sbase + slot, v));
+}
+
+static IRExpr *reg_get(struct rctx *c, Int off, Int size)
+{
+	IRSB *out = c->out;
+	Int slot = off & ~7, k;
+	IRExpr *v0, *whole, *h;
+
+	if (size <= 8 && off + size <= slot + 8) {
+		v0 = slot_get(c, slot);
+		if (off == slot)
+			return v0;
+		return ir_mix(out, ir_mix(out, v0, u64(0x5EC7)), u64((ULong)(off - slot) << 8 | size));
+	}
+	/* Several slots: one value put whole, or a number of its parts. */
+	v0 = slot_get(c, slot);
+	whole = IRExpr_Const(IRConst_U1(True));
+	h = ir_mix(out, v0, u64(0x701E));
+	for (k = 1; k * 8 < (off - slot) + size; k++) {
+		IRExpr *v = slot_get(c, slot + 8 * k);
+
+		whole = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, whole,
+						      tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, v,
+										    ir_piece(out, v0, 8, (UInt)k)))));
+		h = ir_mix(out, h, v);
+	}
+	if (off != slot)
+		return ir_mix(out, h, u64((ULong)(off - slot) << 8 | size));
+	return tmp(out, Ity_I64, IRExpr_ITE(whole, v0, h));
+}
+
+static void reg_put(struct rctx *c, Int off, Int size, IRExpr *v)
+{
+	IRSB *out = c->out;
+	Int slot = off & ~7, k;
+
+	if (off == slot && size % 8 == 0) {
+		for (k = 0; k * 8 < size; k++)
+			slot_put(c, slot + 8 * k, k ? ir_piece(out, v, 8, (UInt)k) : v);
+		return;
+	}
+	/* Part of a slot (al, ah, ax) or across slots: a number of what each
+	 * held and what went into it. */
+	for (k = 0; slot + 8 * k < off + size; k++) {
+		IRExpr *old = slot_get(c, slot + 8 * k);
+
+		slot_put(c, slot + 8 * k, ir_mix(out, ir_mix(out, old, v),
+						 u64((ULong)(off - slot - 8 * k + 64) << 8 | size)));
+	}
+}
+
+/* The registers whose values count as an instruction's result. */
+static Bool result_reg(Int off)
+{
+	Int rax = offsetof(VexGuestAMD64State, guest_RAX), r15 = offsetof(VexGuestAMD64State, guest_R15);
+	Int rsp = offsetof(VexGuestAMD64State, guest_RSP);
+	Int y0 = offsetof(VexGuestAMD64State, guest_YMM0), y16 = offsetof(VexGuestAMD64State, guest_YMM16);
+
+	return (off >= rax && off < r15 + 8 && (off < rsp || off >= rsp + 8)) || (off >= y0 && off < y16);
+}
+
+/* ---- one pass to find each instruction's result ---- */
+
+static Bool makes_number(IRExpr *e)
+{
+	switch (e->tag) {
+	case Iex_Unop:
+		return !keeps_number(e->Iex.Unop.op);
+	case Iex_Binop: case Iex_Triop: case Iex_Qop:
+		return True;
+	default:
+		return False;
+	}
+}
+
+/* Mark temp e (an atom) as data. */
+static void data(Bool *is_data, IRExpr *e)
+{
+	if (e && e->tag == Iex_RdTmp)
+		is_data[e->Iex.RdTmp.tmp] = True;
+}
+
+/*
+ * Which temps hold data: values that reach a result register or memory,
+ * directly, through moves, or as operands of operations that make data.
+ * Not data: addresses, conditions, what only the flags thunk or a
+ * condition's helper reads. Temps are assigned once and used after, so
+ * one backward pass finds them all.
+ */
+static void find_data(struct rctx *c, Bool *is_data)
+{
+	IRSB *in = c->in;
+	Int i;
+
+	for (i = in->stmts_used - 1; i >= 0; i--) {
+		IRStmt *st = in->stmts[i];
+		IRExpr *e;
+
+		switch (st->tag) {
+		case Ist_Put:
+			if (result_reg(st->Ist.Put.offset))
+				data(is_data, st->Ist.Put.data);
+			break;
+		case Ist_Store:
+			data(is_data, st->Ist.Store.data);
+			break;
+		case Ist_StoreG:
+			data(is_data, st->Ist.StoreG.details->data);
+			break;
+		case Ist_WrTmp:
+			e = st->Ist.WrTmp.data;
+			if (!is_data[st->Ist.WrTmp.tmp])
+				break;
+			switch (e->tag) {
+			case Iex_RdTmp:
+				data(is_data, e);
+				break;
+			case Iex_Unop:
+				data(is_data, e->Iex.Unop.arg);
+				break;
+			case Iex_Binop:
+				data(is_data, e->Iex.Binop.arg1);
+				data(is_data, e->Iex.Binop.arg2);
+				break;
+			case Iex_Triop:
+				data(is_data, e->Iex.Triop.details->arg2);
+				data(is_data, e->Iex.Triop.details->arg3);
+				break;
+			case Iex_Qop:
+				data(is_data, e->Iex.Qop.details->arg2);
+				data(is_data, e->Iex.Qop.details->arg3);
+				data(is_data, e->Iex.Qop.details->arg4);
+				break;
+			case Iex_ITE:
+				data(is_data, e->Iex.ITE.iftrue);
+				data(is_data, e->Iex.ITE.iffalse);
+				break;
+			default:
+				break;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/*
+ * Each instruction's result: the last operation of its own that makes
+ * data. (Its Put may be gone: VEX drops a register write that a later
+ * instruction of the translation overwrites, and passes the value on in
+ * a temp.)
+ */
+static void find_results(struct rctx *c, Int ninsn)
+{
+	IRSB *in = c->in;
+	Bool *is_data = VG_(calloc)("witchspy.rvn", in->tyenv->types_used + 1, sizeof(Bool));
+	Int *last = VG_(malloc)("witchspy.rvn", (ninsn + 1) * sizeof(Int));
+	Int i, k = -1;
+
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		k += st->tag == Ist_IMark;
+		c->owner[i] = k;
+		if (st->tag == Ist_WrTmp)
+			c->def[st->Ist.WrTmp.tmp] = i;
+		if (k >= 0 && st->tag == Ist_Put && st->Ist.Put.offset == c->sp_off)
+			c->writes_sp[k] = True;
+	}
+	find_data(c, is_data);
+	for (k = 0; k < ninsn; k++)
+		last[k] = -1;
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+		IRExpr *e;
+
+		k = c->owner[i];
+		if (k < 0 || c->writes_sp[k] || st->tag != Ist_WrTmp || !is_data[st->Ist.WrTmp.tmp])
+			continue;
+		e = st->Ist.WrTmp.data;
+		if (makes_number(e) && typeOfIRExpr(in->tyenv, e) != Ity_I1)
+			last[k] = i;
+	}
+	for (k = 0; k < ninsn; k++)
+		if (last[k] >= 0)
+			c->counted[last[k]] = True;
+	VG_(free)(is_data);
+	VG_(free)(last);
+}
+
+/* ---- statements ---- */
+
+static IRExpr *site_of(struct rctx *c, Int k)
+{
+	return hw((HWord)&c->site[k]);
+}
+
+static UWord flags(struct rctx *c, Int k, Int size)
+{
+	return (UWord)size | (c->writes_sp[k] ? RVN_IMPLICIT : 0);
+}
+
+static void set_num(struct rctx *c, IRTemp t, IRExpr *v)
+{
+	addStmtToIRSB(c->out, IRStmt_WrTmp(c->vt[t], v));
+}
+
+static void wrtmp(struct rctx *c, Int i, Int k)
+{
+	IRStmt *st = c->in->stmts[i];
+	IRTemp t = st->Ist.WrTmp.tmp;
+	IRExpr *e = st->Ist.WrTmp.data, *v;
+	Int size;
+
+	addStmtToIRSB(c->out, st);
+	switch (e->tag) {
+	case Iex_Get:
+		v = reg_get(c, e->Iex.Get.offset, sizeofIRType(e->Iex.Get.ty));
+		break;
+	case Iex_RdTmp: case Iex_Const:
+		v = num(c, e);
+		break;
+	case Iex_Load:
+		size = sizeofIRType(e->Iex.Load.ty);
+		v = call_1(c->out, "rvn_load", rvn_load,
+			   mkIRExprVec_3(site_of(c, k), e->Iex.Load.addr, hw(flags(c, k, size))), NULL);
+		break;
+	case Iex_Unop: case Iex_Binop: case Iex_Triop: case Iex_Qop: case Iex_CCall: case Iex_ITE:
+		v = expr_num(c, e);
+		break;
+	default:		/* GetI: the x87 stack, numbered afresh */
+		v = fresh(c->out);
+		break;
+	}
+	set_num(c, t, v);
+	if (c->counted[i])
+		call_0(c->out, "rvn_judge", rvn_judge, 2, mkIRExprVec_2(site_of(c, k),
+									IRExpr_RdTmp(c->vt[t])), NULL);
+}
+
+static void store(struct rctx *c, Int k, IRExpr *addr, IRExpr *data, IRExpr *guard)
+{
+	Int size = sizeofIRType(typeOfIRExpr(c->in->tyenv, data));
+
+	call_0(c->out, "rvn_store", rvn_store, 0,
+	       mkIRExprVec_4(site_of(c, k), addr, hw(flags(c, k, size)), num(c, data)), guard);
+}
+
+static void dirty(struct rctx *c, IRDirty *d)
+{
+	Int i, r;
+
+	addStmtToIRSB(c->out, IRStmt_Dirty(d));
+	if (d->tmp != IRTemp_INVALID)
+		set_num(c, d->tmp, fresh(c->out));
+	if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+		forget(c->out, d->mAddr, d->mSize, d->guard);
+	for (i = 0; i < d->nFxState; i++) {
+		if (d->fxState[i].fx == Ifx_Read || d->fxState[i].fx == Ifx_None)
+			continue;
+		for (r = 0; r <= d->fxState[i].nRepeats; r++)
+			call_0(c->out, "rvn_regs_written", rvn_regs_written, 0,
+			       mkIRExprVec_2(hw((HWord)(d->fxState[i].offset + r * d->fxState[i].repeatLen)),
+					     hw(d->fxState[i].size)),
+			       d->guard);
+	}
+}
+
+static void stmt(struct rctx *c, Int i)
+{
+	IRStmt *st = c->in->stmts[i];
+	Int k = c->owner[i];
+	IRLoadG *lg;
+	IRCAS *cas;
+	IRExpr *v;
+
+	switch (st->tag) {
+	case Ist_WrTmp:
+		wrtmp(c, i, k);
+		return;
+	case Ist_Put:
+		addStmtToIRSB(c->out, st);
+		reg_put(c, st->Ist.Put.offset, sizeofIRType(typeOfIRExpr(c->in->tyenv, st->Ist.Put.data)),
+			num(c, st->Ist.Put.data));
+		return;
+	case Ist_Store:
+		store(c, k, st->Ist.Store.addr, st->Ist.Store.data, NULL);
+		addStmtToIRSB(c->out, st);
+		return;
+	case Ist_StoreG:
+		store(c, k, st->Ist.StoreG.details->addr, st->Ist.StoreG.details->data,
+		      st->Ist.StoreG.details->guard);
+		addStmtToIRSB(c->out, st);
+		return;
+	case Ist_LoadG: {
+		Int size;
+
+		lg = st->Ist.LoadG.details;
+		addStmtToIRSB(c->out, st);
+		size = lg->cvt == ILGop_IdentV128 ? 16 : lg->cvt == ILGop_Ident64 ? 8 :
+		       lg->cvt == ILGop_Ident32 ? 4 : lg->cvt == ILGop_16Uto32 || lg->cvt == ILGop_16Sto32 ? 2 : 1;
+		v = call_1(c->out, "rvn_load", rvn_load,
+			   mkIRExprVec_3(site_of(c, k), lg->addr, hw(flags(c, k, size))), lg->guard);
+		set_num(c, lg->dst, tmp(c->out, Ity_I64, IRExpr_ITE(lg->guard, v, num(c, lg->alt))));
+		return;
+	}
+	case Ist_CAS:
+		cas = st->Ist.CAS.details;
+		addStmtToIRSB(c->out, st);
+		set_num(c, cas->oldLo, fresh(c->out));
+		if (cas->oldHi != IRTemp_INVALID)
+			set_num(c, cas->oldHi, fresh(c->out));
+		forget(c->out, cas->addr, sizeofIRType(typeOfIRExpr(c->in->tyenv, cas->dataLo)) *
+					  (cas->dataHi ? 2 : 1), NULL);
+		return;
+	case Ist_LLSC:
+		addStmtToIRSB(c->out, st);
+		set_num(c, st->Ist.LLSC.result, fresh(c->out));
+		forget(c->out, st->Ist.LLSC.addr, 8, NULL);
+		return;
+	case Ist_Dirty:
+		dirty(c, st->Ist.Dirty.details);
+		return;
+	default:		/* Exit, PutI (x87), MBE, AbiHint, NoOp */
+		addStmtToIRSB(c->out, st);
+		return;
+	}
+}
+
+/* --by=value: a judged operation's operator and operand values, hashed,
+ * and its instruction's last results (rvn_run.c). Nothing else is
+ * numbered. */
+static void judge_value(struct rctx *c, Int i, Int k)
+{
+	IRStmt *st = c->in->stmts[i];
+	IRExpr *e = st->Ist.WrTmp.data, *args[4] = { NULL, NULL, NULL, NULL }, *p[4], *h;
+	Int n = 0, a, m, j;
+
+	addStmtToIRSB(c->out, st);
+	if (!c->counted[i])
+		return;
+	switch (e->tag) {
+	case Iex_Unop:
+		args[n++] = e->Iex.Unop.arg;
+		break;
+	case Iex_Binop:
+		args[n++] = e->Iex.Binop.arg1;
+		args[n++] = e->Iex.Binop.arg2;
+		break;
+	case Iex_Triop:
+		args[n++] = e->Iex.Triop.details->arg1;
+		args[n++] = e->Iex.Triop.details->arg2;
+		args[n++] = e->Iex.Triop.details->arg3;
+		break;
+	case Iex_Qop:
+		args[n++] = e->Iex.Qop.details->arg1;
+		args[n++] = e->Iex.Qop.details->arg2;
+		args[n++] = e->Iex.Qop.details->arg3;
+		args[n++] = e->Iex.Qop.details->arg4;
+		break;
+	default:
+		return;
+	}
+	h = u64(op_vn(e->tag == Iex_Unop ? e->Iex.Unop.op : e->tag == Iex_Binop ? e->Iex.Binop.op :
+		      e->tag == Iex_Triop ? e->Iex.Triop.details->op : e->Iex.Qop.details->op));
+	for (a = 0; a < n; a++) {
+		m = spy_ir_pieces(c->out, args[a], p);
+		for (j = 0; j < m; j++)
+			h = ir_mix(c->out, h, p[j]);
+	}
+	call_0(c->out, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(site_of(c, k), h), NULL);
+}
+
+static RvnSite *new_sites(IRSB *in, Int ninsn)
+{
+	static UInt next_id = 1;
+	RvnSite *s = VG_(calloc)("witchspy.rvn.sites", ninsn + 1, sizeof(*s));
+	Int i, k = 0;
+
+	for (i = 0; i < in->stmts_used; i++)
+		if (in->stmts[i]->tag == Ist_IMark) {
+			s[k].site.pc = (Addr)in->stmts[i]->Ist.IMark.addr;
+			s[k].site.node = s[k].site.alt_node = SPY_NO_NODE;
+			s[k].id = next_id++;
+			k++;
+		}
+	return s;
+}
+
+IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
+{
+	struct rctx c;
+	Int i, ntmp = in->tyenv->types_used, ninsn = 0;
+	Bool entered = False;
+	Addr ret = 0;
+
+	spy_st.superblocks++;
+	for (i = 0; i < in->stmts_used; i++)
+		ninsn += in->stmts[i]->tag == Ist_IMark;
+	c.in = in;
+	c.out = deepCopyIRSBExceptStmts(in);
+	c.sbase = layout->total_sizeB;
+	c.sp_off = layout->offset_SP;
+	c.vt = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(IRTemp));
+	c.def = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(Int));
+	c.owner = VG_(malloc)("witchspy.rvn", (in->stmts_used + 1) * sizeof(Int));
+	c.counted = VG_(calloc)("witchspy.rvn", in->stmts_used + 1, sizeof(Bool));
+	c.writes_sp = VG_(calloc)("witchspy.rvn", ninsn + 1, sizeof(Bool));
+	for (i = 0; i < ntmp; i++) {
+		c.vt[i] = newIRTemp(c.out->tyenv, Ity_I64);
+		c.def[i] = -1;
+	}
+	c.site = new_sites(in, ninsn);
+	find_results(&c, ninsn);
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		if (st->tag == Ist_IMark) {
+			addStmtToIRSB(c.out, st);
+			ret = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
+			if (!entered)
+				spy_ir_check_return(c.out, c.sp_off);
+			entered = True;
+			continue;
+		}
+		if (!spy_cfg.by_value)
+			stmt(&c, i);
+		else if (st->tag == Ist_WrTmp)
+			judge_value(&c, i, c.owner[i]);
+		else
+			addStmtToIRSB(c.out, st);
+	}
+	if (in->jumpkind == Ijk_Call && ninsn)
+		spy_ir_push_call(c.out, ret, c.sp_off);
+	VG_(free)(c.vt);
+	VG_(free)(c.def);
+	VG_(free)(c.owner);
+	VG_(free)(c.counted);
+	VG_(free)(c.writes_sp);
+	return c.out;
+}

@@ -1,0 +1,99 @@
+/*
+ * rvn.h - witch spy --tool=rvn: redundant computation found by value
+ * numbering at run time (the RVN thesis, chapter 2). What rvn.c (the IR)
+ * and rvn_run.c (the helpers and their tables) share.
+ *
+ * A value number (VN) is 64 bits. Computations get theirs by hashing
+ * their operator with their operands' numbers, in the translation itself
+ * (rvn_mix below, the same function in C and in IR); the same operator on
+ * the same numbers gives the same number, which is value numbering
+ * without a table. Memory and registers hold the numbers of what was
+ * last put there; memory never written gets a fresh number when first
+ * loaded. Only the judging needs tables: whether a number was computed
+ * before (rvn_judge), and what a load instruction read before at an
+ * address (rvn_load).
+ */
+#ifndef WITCHSPY_RVN_H
+#define WITCHSPY_RVN_H
+
+#include "pub_tool_basics.h"
+
+#include "spy.h"
+
+/* One judged instruction: its context handle (as the other tools') and
+ * the numbers it made, the last RVN_KEEP of which the table keeps. */
+#define RVN_KEEP 4
+
+typedef struct {
+	SpySite site;
+	UInt id;		/* 1, 2, ...: a load's name in the cells it read */
+	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
+	UInt nkept, next_out;
+	/* --by=value: its last results' operator and operands, hashed, and
+	 * their contexts (spy_cfg.history of each, allocated when first run) */
+	ULong *seen;
+	UInt *seen_node;
+	UInt nseen, next_seen;
+} RvnSite;
+
+/* Flags of a load or store, beside its size. */
+#define RVN_SIZE(f) ((f) & 0xff)
+#define RVN_IMPLICIT 0x100	/* push, pop, call, ret: carried, not judged */
+
+/* Memory: 4-byte cells, each holding a VN and the context that put it
+ * there. A value wider than a cell is its VN in the first cell and
+ * rvn_piece(vn, 4, k) in the k-th, so that loading it whole gives its
+ * VN back; registers do the same with 8-byte slots. */
+#define RVN_CELL 4
+
+static inline ULong rvn_fmix(ULong x)
+{
+	x ^= x >> 31;
+	x *= 0x9E3779B97F4A7C15ULL;
+	x ^= x >> 29;
+	return x;
+}
+
+/* The k-th piece (of g bytes) of the value numbered v. */
+static inline ULong rvn_piece(ULong v, UInt g, UInt k)
+{
+	return rvn_fmix(v + 0xD6E8FEB86659FD93ULL * (g * 64 + k));
+}
+
+/* h extended by one more operand number. */
+static inline ULong rvn_mix(ULong h, ULong v)
+{
+	return rvn_fmix((h ^ v) * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL);
+}
+
+/* The helpers the translations call. */
+ULong rvn_load(RvnSite *s, Addr a, UWord flags);
+void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn);
+VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn);
+VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h);
+ULong rvn_fresh(void);
+/* A helper wrote guest state at [off, off + size): fresh numbers there. */
+void rvn_regs_written(UWord off, UWord size);
+/* Memory whose bytes changed outside the IR (a system call, a helper). */
+void rvn_forget(Addr a, SizeT len);
+
+/* The core wrote registers (a system call's result, a signal frame). */
+void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size);
+
+/* Totals for the profile's stats. */
+struct rvn_stats {
+	ULong computations, loads, stores;
+	ULong redundant_computations, redundant_loads, redundant_stores;
+	ULong dropped;		/* numbers the bounded tables forgot */
+};
+extern struct rvn_stats rvn_st;
+
+void rvn_init(void);
+
+struct core_profile;
+/* The profile: the stats, and a thread's pairs as `r` lines (how many). */
+void rvn_write_stats(struct core_profile *o);
+UInt rvn_pair_lines(const SpyPairTab *pt);
+void rvn_write_pairs(struct core_profile *o, const SpyPairTab *pt, const UInt *local);
+
+#endif

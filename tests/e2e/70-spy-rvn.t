@@ -1,0 +1,77 @@
+#!/bin/sh
+# witch spy --tool=rvn finds redundant computation, loads and stores by
+# value numbering, on programs whose redundancy is known (tests/progs/
+# rvn_*.c), each against its fixed version: the bad version's redundancy
+# at the marked line (in the calling context, for pow in libm) is at
+# least 5 times what the fixed version has left in the whole program;
+# a program of fresh operands stays at 5 % or less. --by=value finds
+# what an instruction repeats from the same operand values.
+. "$(dirname "$0")/lib.sh"
+
+# rvn DIR PROG ARGS...: witch spy --tool=rvn into DIR, its JSON in DIR.json
+rvn() {
+	d=$1 p=$2
+	shift 2
+	"$WITCH" spy --quiet --tool=rvn -o "$d" -- "$PROGS/$p" "$@" >"$d.out"
+	ok $? "witch spy --tool=rvn $p $*"
+	"$WITCH" report --format=json --top=100000 "$d" >"$d.json"
+}
+marked() { line_of "$TOP/tests/progs/$1.c" "rvn: marked"; }
+# at JSON KIND FILE LINE: redundant KIND events whose redundant context
+# passes through FILE:LINE
+at() {
+	jq --arg k "$2" --arg f "$3" --argjson l "$4" \
+		'[.pairs[] | select(.kind == $k and any(.again[]; (.file // "" | endswith($f)) and .line == $l)) | .redundant] | add // 0' "$1"
+}
+# in_prog JSON KIND PROG: redundant KIND events whose redundant context
+# passes through the program's own source
+in_prog() {
+	jq --arg k "$2" --arg f "$3.c" \
+		'[.pairs[] | select(.kind == $k and any(.again[]; .file // "" | endswith($f))) | .redundant] | add // 0' "$1"
+}
+
+# check PROG KIND ARGS: the bad version's KIND redundancy at the marked
+# line is at least 5x what the fixed version has left, and the same output
+check() {
+	p=$1 k=$2
+	shift 2
+	rvn "$TMP/$p-bad" "$p" bad "$@"
+	rvn "$TMP/$p-fixed" "$p" fixed "$@"
+	is "$(cat "$TMP/$p-bad.out")" "$(cat "$TMP/$p-fixed.out")" "$p: bad and fixed compute the same"
+	is "$(cat "$TMP/$p-bad.out")" "$("$PROGS/$p" bad "$@")" "$p: the output passes through"
+	bad=$(at "$TMP/$p-bad.json" "$k" "$p.c" "$(marked "$p")")
+	fixed=$(in_prog "$TMP/$p-fixed.json" "$k" "$p")
+	diag "$p: $k redundant at the marked line $bad, in the fixed program $fixed"
+	within "$bad" 100 1e12 "$p: redundant $k at the marked line ($p.c:$(marked "$p"))"
+	within "$bad" "$((5 * fixed))" 1e12 "$p: at least 5x what the fixed version has left ($fixed)"
+}
+
+check rvn_stencil computation 20
+check rvn_pow computation 50000
+check rvn_store store 40
+check rvn_recompute computation 50000
+
+# The pairs say which computation came first: the stencil's column sum
+# redone at the marked line was first made a point or two before, on the
+# line below it.
+first=$(jq -r --argjson l "$(marked rvn_stencil)" '[.pairs[] | select(.kind == "computation" and .again[0].line == $l)][0].first[0].line' "$TMP/rvn_stencil-bad.json")
+is "$first" "$(($(marked rvn_stencil) + 1))" "stencil: the redundant sum was first computed on the next line, for the next column"
+
+rvn "$TMP/fresh" rvn_fresh x 100000
+within "$(json "$TMP/fresh.json" '.totals.redundancy')" 0 0.05 "fresh operands: 5 % redundant or less"
+is "$(json "$TMP/fresh.json" '.tool + " " + .by')" "rvn symbol" "the profile says what it is"
+
+# By value: pow's results repeat from the same base in its last calls;
+# the memoized version calls it once per base.
+"$WITCH" spy --quiet --tool=rvn --by=value -o "$TMP/v-bad" -- "$PROGS/rvn_pow" bad 50000 >/dev/null
+ok $? "witch spy --tool=rvn --by=value"
+"$WITCH" spy --quiet --tool=rvn --by=value -o "$TMP/v-fixed" -- "$PROGS/rvn_pow" fixed 50000 >/dev/null
+"$WITCH" report --format=json --top=100000 "$TMP/v-bad" >"$TMP/v-bad.json"
+"$WITCH" report --format=json --top=100000 "$TMP/v-fixed" >"$TMP/v-fixed.json"
+is "$(json "$TMP/v-bad.json" '.by')" value "by value"
+vb=$(at "$TMP/v-bad.json" computation rvn_pow.c "$(marked rvn_pow)")
+vf=$(in_prog "$TMP/v-fixed.json" computation rvn_pow)
+diag "by value: pow's repeats at the marked line $vb, in the fixed program $vf"
+within "$vb" 1000 1e12 "by value: pow's repeated results found under the marked line"
+within "$vb" "$((5 * vf))" 1e12 "by value: at least 5x what the fixed version has left"
+done_testing
