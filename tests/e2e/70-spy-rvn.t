@@ -77,6 +77,17 @@ within "$(at "$TMP/b.json" computation rvn_pow.c "$(marked rvn_pow)")" 1000 1e12
 like "$("$WITCH" report "$TMP/b" | sed -n 4p)" "^instructions observed: [0-9.]+% \\([0-9]+ of [0-9]+, in [0-9]+ bursts\\)$" \
 	"the text report says how much was observed"
 
+# Per thread: two threads compute the same sums of squares once each,
+# then the main thread twice; only the main thread's second is redundant.
+rvn "$TMP/th" rvn_threads 3
+# by FUNCTION: redundant computations at the marked line under FUNCTION
+by() {
+	jq --argjson l "$(marked rvn_threads)" --arg f "$1" \
+		'[.pairs[] | select(.kind == "computation" and .again[0].line == $l and any(.again[]; .function == $f)) | .redundant] | add // 0' "$TMP/th.json"
+}
+is "$(by worker)" 0 "per thread: a thread is not redundant with another"
+within "$(by main)" 6 6 "per thread: the main thread's second sum (3 products, 3 additions)"
+
 for bad in "--tool=dead --burst=1,2" "--tool=rvn --burst=1" "--tool=rvn --burst=0,5" "--tool=rvn --burst=1,x"; do
 	# shellcheck disable=SC2086
 	"$WITCH" spy $bad -o "$TMP/e" -- "$PROGS/rvn_fresh" >/dev/null 2>"$TMP/err"
