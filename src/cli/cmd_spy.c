@@ -32,6 +32,8 @@
 #define WHO "witch spy"
 /* --history's range: what the tool's value table can keep. */
 #define MAX_HISTORY 64
+/* --burst's periods, millions of instructions each. */
+#define MAX_BURST 1000000
 
 static const char usage_text[] =
 	"usage: witch spy [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -47,8 +49,10 @@ static const char usage_text[] =
 	"                           RVN: computations, loads and stores redundant\n"
 	"                           with earlier ones (run-time value numbering)\n"
 	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
-	"  --history=N              rvn --by=value: the history the value table keeps\n"
-	"                           (1 to 64; the tool's default when not given)\n"
+	"  --history=N              rvn --by=value: compare with an instruction's last N\n"
+	"                           results (1 to 64, default 8)\n"
+	"  --burst=ON,OFF           rvn: judge ON million instructions, then run OFF\n"
+	"                           million unjudged, and again (the thesis: 100,1000)\n"
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy,\n"
 	"                           witch-PROGRAM-rvn)\n"
 	"  --approx=X               relative tolerance for floating-point values\n"
@@ -78,6 +82,7 @@ struct spy_opts {
 	const char *stack;
 	const char *by;		/* rvn: "symbol" (default) or "value"; others: NULL */
 	long history;		/* rvn --by=value: 0 when not given */
+	long burst_on, burst_off;	/* rvn --burst, millions of instructions; 0: none */
 	int verbose, quiet;
 };
 
@@ -94,6 +99,21 @@ static const struct spy_tool *find_tool(const char *name)
 	return NULL;
 }
 
+/* --burst=ON,OFF */
+static int parse_burst(const char *v, struct spy_opts *o)
+{
+	char on[32];
+	const char *comma = strchr(v, ',');
+
+	if (!comma || (size_t)(comma - v) >= sizeof(on))
+		return -1;
+	memcpy(on, v, (size_t)(comma - v));
+	on[comma - v] = 0;
+	if (cli_long(on, 1, MAX_BURST, &o->burst_on) || cli_long(comma + 1, 1, MAX_BURST, &o->burst_off))
+		return -1;
+	return 0;
+}
+
 /* The options that belong to one tool, checked once all are known. */
 static int check_tool_options(const struct spy_opts *o, const char *tool)
 {
@@ -104,6 +124,8 @@ static int check_tool_options(const struct spy_opts *o, const char *tool)
 		return fail("--by=%s applies to --tool=rvn, not --tool=%s", o->by, o->tool->name);
 	if (o->history && (!o->by || strcmp(o->by, "value")))
 		return fail("--history=%ld applies to --tool=rvn --by=value only", o->history);
+	if (o->burst_on && strcmp(o->tool->name, "rvn"))
+		return fail("--burst applies to --tool=rvn, not --tool=%s", o->tool->name);
 	return 0;
 }
 
@@ -116,6 +138,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "stack", required_argument, NULL, 's' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "history", required_argument, NULL, 'H' },
+		{ "burst", required_argument, NULL, 'B' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -161,6 +184,12 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			if (cli_long(optarg, 1, MAX_HISTORY, &o->history))
 				return fail("--history=%s is not a history length; give a whole number "
 					    "from 1 to %d", optarg, MAX_HISTORY);
+			break;
+		case 'B':
+			if (parse_burst(optarg, o) < 0)
+				return fail("--burst=%s is not ON,OFF; give two whole numbers of millions "
+					    "of instructions from 1 to %d, as --burst=100,1000", optarg,
+					    MAX_BURST);
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -215,9 +244,9 @@ static int check_target(const char *path, char *err, size_t errlen)
 int cmd_spy(int argc, char **argv)
 {
 	char path[PATH_MAX], err[1024], outdir[PATH_MAX], defdir[PATH_MAX], valgrind[PATH_MAX];
-	char a_tool[64], a_approx[64], a_history[64];
-	/* The tool, --approx, --stack, --by, --history and the end. */
-	const char *opts[6] = { a_tool, NULL, NULL, NULL, NULL, NULL };
+	char a_tool[64], a_approx[64], a_history[64], a_burst[64];
+	/* The tool, --approx, --stack, --by, --history, --burst and the end. */
+	const char *opts[7] = { a_tool, NULL, NULL, NULL, NULL, NULL, NULL };
 	char **vargv;
 	struct spy_opts o;
 	const char *base;
@@ -256,6 +285,10 @@ int cmd_spy(int argc, char **argv)
 	if (o.history) {
 		snprintf(a_history, sizeof(a_history), "--witch-history=%ld", o.history);
 		opts[n++] = a_history;
+	}
+	if (o.burst_on) {
+		snprintf(a_burst, sizeof(a_burst), "--witch-burst=%ld,%ld", o.burst_on, o.burst_off);
+		opts[n++] = a_burst;
 	}
 	vargv = vg_argv(opts, outdir, 0, o.verbose, path, argc, argv);
 	if (!vargv)

@@ -111,7 +111,13 @@ static void print_source(FILE *out, const struct wr_report *r)
 	const char *src = r->source;
 
 	if (r->tool->exhaustive) {
-		fprintf(out, "exhaustive (every %s observed)", r->tool->access);
+		int bursts;
+
+		wr_stat(r, "instructions_judged", &bursts);
+		if (bursts)
+			fprintf(out, "exhaustive in bursts (every %s of a burst observed)", r->tool->access);
+		else
+			fprintf(out, "exhaustive (every %s observed)", r->tool->access);
 		return;
 	}
 	if (!strcmp(src, "pmu"))
@@ -214,6 +220,17 @@ static void print_counts(FILE *out, const struct wr_report *r)
 	int present;
 
 	if (t->exhaustive) {
+		uint64_t judged = wr_stat(r, "instructions_judged", &present), all;
+
+		if (present) {
+			/* rvn --burst: the redundancy is that of the bursts. */
+			all = wr_stat(r, "instructions", NULL);
+			fprintf(out, "%ss observed: %.1f%% (%llu of %llu, in %llu %s)\n", t->access,
+				100.0 * (double)judged / (double)(all ? all : 1), (unsigned long long)judged,
+				(unsigned long long)all, (unsigned long long)wr_stat(r, "bursts", NULL),
+				plural(wr_stat(r, "bursts", NULL), "burst", "bursts"));
+			return;
+		}
 		v = wr_stat(r, "bytes_accessed", &present);
 		fprintf(out, "%ss observed: all", t->access);
 		/* Bytes are what the access tools judge; rvn counts instructions. */

@@ -88,6 +88,15 @@ void spy_thread_switch(ThreadId tid)
 	mirror(t);
 }
 
+void spy_threads_live(void (*fn)(ThreadId tid))
+{
+	UInt i;
+
+	for (i = 0; i < ntids; i++)
+		if (by_tid[i])
+			fn((ThreadId)i);
+}
+
 void spy_thread_exit(ThreadId tid)
 {
 	/* The record stays on spy_threads for the profile; a later thread

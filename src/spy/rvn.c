@@ -724,6 +724,58 @@ static RvnSite *new_sites(IRSB *in, Int ninsn)
 	return s;
 }
 
+/* icount += the translation's instructions. */
+static void count_insns(IRSB *out, Int ninsn)
+{
+	IRExpr *old = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&rvn_icount)));
+
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, hw((HWord)&rvn_icount),
+					bin(out, Iop_Add64, old, u64((ULong)ninsn))));
+}
+
+/* At a translation's start when bursting: if the phase is due to change,
+ * change it and leave to this same start, every translation discarded.
+ * Then count the translation's instructions. */
+static void burst_start(IRSB *out, Addr start, const VexGuestLayout *layout, Int ninsn)
+{
+	IRExpr *now = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&rvn_icount)));
+	IRExpr *next = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&rvn_next_switch)));
+	IRExpr *due = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, next, now));
+
+	call_0(out, "rvn_switch", rvn_switch, 0, mkIRExprVec_0(), due);
+	addStmtToIRSB(out, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMSTART), u64(0)));
+	addStmtToIRSB(out, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMLEN), u64(~0ULL)));
+	addStmtToIRSB(out, IRStmt_Exit(due, Ijk_InvalICache, IRConst_U64(start), layout->offset_IP));
+	count_insns(out, ninsn);
+}
+
+/* Between bursts: the code as it is, counted, and the shadow call stack
+ * kept, so that the next burst's contexts are whole. */
+static IRSB *between_bursts(IRSB *in, const VexGuestLayout *layout, Int ninsn)
+{
+	IRSB *out = deepCopyIRSBExceptStmts(in);
+	Bool entered = False;
+	Addr ret = 0;
+	Int i;
+
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		addStmtToIRSB(out, st);
+		if (st->tag != Ist_IMark)
+			continue;
+		ret = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
+		if (!entered) {
+			spy_ir_check_return(out, layout->offset_SP);
+			burst_start(out, (Addr)st->Ist.IMark.addr, layout, ninsn);
+		}
+		entered = True;
+	}
+	if (in->jumpkind == Ijk_Call && ninsn)
+		spy_ir_push_call(out, ret, layout->offset_SP);
+	return out;
+}
+
 IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 {
 	struct rctx c;
@@ -734,6 +786,8 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	spy_st.superblocks++;
 	for (i = 0; i < in->stmts_used; i++)
 		ninsn += in->stmts[i]->tag == Ist_IMark;
+	if (!rvn_judging())
+		return between_bursts(in, layout, ninsn);
 	c.in = in;
 	c.out = deepCopyIRSBExceptStmts(in);
 	c.sbase = layout->total_sizeB;
@@ -757,8 +811,11 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 		if (st->tag == Ist_IMark) {
 			addStmtToIRSB(c.out, st);
 			ret = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
-			if (!entered)
+			if (!entered) {
 				spy_ir_check_return(c.out, c.sp_off);
+				if (spy_cfg.burst_on)
+					burst_start(c.out, (Addr)st->Ist.IMark.addr, layout, ninsn);
+			}
 			entered = True;
 			continue;
 		}

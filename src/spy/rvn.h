@@ -26,6 +26,7 @@
 
 typedef struct {
 	SpySite site;
+	UInt epoch;		/* the burst its rings below are of */
 	UInt id;		/* 1, 2, ...: a load's name in the cells it read */
 	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
 	UInt nkept, next_out;
@@ -85,7 +86,24 @@ struct rvn_stats {
 	ULong computations, loads, stores;
 	ULong redundant_computations, redundant_loads, redundant_stores;
 	ULong dropped;		/* numbers the bounded tables forgot */
+	ULong judged;		/* --witch-burst: instructions in the bursts that ended */
+	ULong bursts;
 };
+
+/*
+ * --witch-burst=ON,OFF (the thesis's bursty sampling): ON instructions
+ * judged, then OFF run with only the instruction count and the shadow
+ * call stack, and again. The translations change at each switch: the
+ * first translation to start after it is due calls rvn_switch and leaves
+ * to its own start asking the core to discard every translation (the
+ * exit a self-checking translation takes when its code changed), so that
+ * the code is translated again for the new phase. A burst starts
+ * afresh: numbers made before it are forgotten.
+ */
+extern ULong rvn_icount;	/* guest instructions so far, counted when bursting */
+extern ULong rvn_next_switch;	/* the count at which the phase changes */
+Bool rvn_judging(void);
+void rvn_switch(void);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);

@@ -23,6 +23,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "libvex_guest_amd64.h"
 
 #include "rvn.h"
 
@@ -275,6 +276,18 @@ static void comp_remove(ULong key)
 	}
 }
 
+static UInt epoch;
+
+/* A site's rings are of the burst they were filled in. */
+static void current(RvnSite *s)
+{
+	if (s->epoch == epoch)
+		return;
+	s->epoch = epoch;
+	s->nkept = s->next_out = 0;
+	s->nseen = s->next_seen = 0;
+}
+
 static void keep(RvnSite *s, ULong key)
 {
 	if (s->nkept == RVN_KEEP) {
@@ -293,6 +306,7 @@ VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn)
 	UInt node = spy_site_handle(&s->site);
 	UWord i;
 
+	current(s);
 	rvn_st.computations++;
 	if (2 * (comp_used + 1) > comp_mask)
 		comp_grow();
@@ -315,6 +329,7 @@ VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h)
 {
 	UInt node = spy_site_handle(&s->site), j;
 
+	current(s);
 	rvn_st.computations++;
 	if (!s->seen) {
 		s->seen = VG_(malloc)("witchspy.rvn.seen", spy_cfg.history * sizeof(*s->seen));
@@ -360,9 +375,53 @@ void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size)
 	fresh_regs(tid, off, size);
 }
 
+/* ---- bursts ---- */
+
+ULong rvn_icount, rvn_next_switch;
+static Bool on = True;
+static ULong on_since;
+
+Bool rvn_judging(void)
+{
+	return !spy_cfg.burst_on || on;
+}
+
+static void zero_regs(ThreadId tid)
+{
+	static const UChar zeros[sizeof(VexGuestAMD64State)];
+
+	VG_(set_shadow_regs_area)(tid, 1, 0, sizeof(zeros), zeros);
+}
+
+/* Forget every number: the table's, memory's, the registers'. */
+static void forget_all(void)
+{
+	VG_(memset)(comps, 0, (comp_mask + 1) * sizeof(*comps));
+	comp_used = 0;
+	epoch++;
+	sh_clear(0, ~(SizeT)0);
+	spy_threads_live(zero_regs);
+}
+
+void rvn_switch(void)
+{
+	if (on) {
+		rvn_st.judged += rvn_icount - on_since;
+		rvn_next_switch = rvn_icount + spy_cfg.burst_off;
+	} else {
+		forget_all();
+		on_since = rvn_icount;
+		rvn_st.bursts++;
+		rvn_next_switch = rvn_icount + spy_cfg.burst_on;
+	}
+	on = !on;
+}
+
 void rvn_init(void)
 {
 	comp_grow();
+	rvn_next_switch = spy_cfg.burst_on ? spy_cfg.burst_on : ~0ULL;
+	rvn_st.bursts = 1;
 }
 
 /* ---- the profile ---- */
@@ -376,6 +435,11 @@ void rvn_write_stats(struct core_profile *o)
 	core_profile_stat(o, "stores", rvn_st.stores);
 	core_profile_stat(o, "redundant_stores", rvn_st.redundant_stores);
 	core_profile_stat(o, "dropped", rvn_st.dropped);
+	if (spy_cfg.burst_on) {
+		core_profile_stat(o, "instructions", rvn_icount);
+		core_profile_stat(o, "instructions_judged", rvn_st.judged + (on ? rvn_icount - on_since : 0));
+		core_profile_stat(o, "bursts", rvn_st.bursts);
+	}
 }
 
 UInt rvn_pair_lines(const SpyPairTab *pt)

@@ -41,6 +41,8 @@ struct spy_config {
 	Bool silent;		/* this process writes none (a child, not followed) */
 	Bool by_value;		/* rvn: --witch-by=value */
 	UInt history;		/* ... judged against the last this many results */
+	ULong burst_on, burst_off;	/* rvn --witch-burst: instructions judged, then not;
+					   0: all judged */
 };
 extern struct spy_config spy_cfg;
 
@@ -261,6 +263,8 @@ SpyThread *spy_thread(ThreadId tid);
 SpyFrame *spy_frame_push(SpyThread *t, Addr ret, Addr sp, UInt node);
 void spy_thread_switch(ThreadId tid);
 void spy_thread_exit(ThreadId tid);
+/* fn for each live thread. */
+void spy_threads_live(void (*fn)(ThreadId tid));
 void spy_threads_after_fork(ThreadId tid);
 UInt spy_thread_node(SpyThread *t);
 void spy_unwind(SpyThread *t, Addr sp);

@@ -10,6 +10,8 @@
  *   --witch-by=symbol|value         rvn: numbers by operation (the thesis's RVN),
  *                                   or an instruction's results by operand values
  *   --witch-history=N               rvn --witch-by=value: its last N results [8]
+ *   --witch-burst=ON,OFF            rvn: bursts of ON million instructions judged,
+ *                                   OFF not (rvn.h)
  *   --witch-out=DIR                 where the profile goes
  *   --witch-approx=X                relative tolerance for floating point (0.01)
  *   --witch-stack=clear|keep        popped stack frames forget their history
@@ -77,6 +79,14 @@ static Bool process_option(const HChar *arg)
 		if (VG_(strcmp)(v, "symbol") && VG_(strcmp)(v, "value"))
 			VG_(fmsg_bad_option)(arg, "use symbol or value\n");
 		spy_cfg.by_value = !VG_(strcmp)(v, "value");
+	} else if (VG_STR_CLO(arg, "--witch-burst", v)) {
+		HChar *end;
+		Long a = VG_(strtoll10)(v, &end), b = *end == ',' ? VG_(strtoll10)(end + 1, &end) : 0;
+
+		if (*end || a < 1 || b < 1 || a > 1000000 || b > 1000000)
+			VG_(fmsg_bad_option)(arg, "give ON,OFF: millions of instructions, 1 to 1000000 each\n");
+		spy_cfg.burst_on = (ULong)a * 1000000;
+		spy_cfg.burst_off = (ULong)b * 1000000;
 	} else if (VG_STR_CLO(arg, "--witch-history", v)) {
 		HChar *end;
 		Long n = VG_(strtoll10)(v, &end);
@@ -116,6 +126,7 @@ static void print_usage(void)
 		"    --witch-tool=rvn               redundant computation, loads and stores\n"
 		"    --witch-by=symbol|value        rvn: by value numbers, or by operand values [symbol]\n"
 		"    --witch-history=N              rvn by value: an instruction's last N results [8]\n"
+		"    --witch-burst=ON,OFF           rvn: judge ON million instructions, skip OFF million\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"

@@ -4,8 +4,9 @@
 # rvn_*.c), each against its fixed version: the bad version's redundancy
 # at the marked line (in the calling context, for pow in libm) is at
 # least 5 times what the fixed version has left in the whole program;
-# a program of fresh operands stays at 5 % or less. --by=value finds
-# what an instruction repeats from the same operand values.
+# a program of fresh operands stays at 5 % or less. --burst judges
+# bursts of instructions only; --by=value finds what an instruction
+# repeats from the same operand values.
 . "$(dirname "$0")/lib.sh"
 
 # rvn DIR PROG ARGS...: witch spy --tool=rvn into DIR, its JSON in DIR.json
@@ -60,6 +61,38 @@ is "$first" "$(($(marked rvn_stencil) + 1))" "stencil: the redundant sum was fir
 rvn "$TMP/fresh" rvn_fresh x 100000
 within "$(json "$TMP/fresh.json" '.totals.redundancy')" 0 0.05 "fresh operands: 5 % redundant or less"
 is "$(json "$TMP/fresh.json" '.tool + " " + .by')" "rvn symbol" "the profile says what it is"
+
+# Bursts: a million instructions judged, then a million not, and again;
+# the redundancy is that of the bursts, and pow's is found there.
+"$WITCH" spy --quiet --tool=rvn --burst=1,1 -o "$TMP/b" -- "$PROGS/rvn_pow" bad 50000 >"$TMP/b.out"
+ok $? "witch spy --tool=rvn --burst=1,1"
+is "$(cat "$TMP/b.out")" "$(cat "$TMP/rvn_pow-bad.out")" "bursts: the same output"
+"$WITCH" report --format=json --top=100000 "$TMP/b" >"$TMP/b.json"
+all=$(json "$TMP/b.json" '.totals.stats.instructions')
+judged=$(json "$TMP/b.json" '.totals.stats.instructions_judged')
+diag "bursts: $judged of $all instructions judged in $(json "$TMP/b.json" '.totals.stats.bursts') bursts"
+within "$judged" "$((all * 4 / 10))" "$((all * 6 / 10))" "bursts: about half of the instructions judged"
+within "$(json "$TMP/b.json" '.totals.stats.bursts')" 3 1000 "bursts: several"
+within "$(at "$TMP/b.json" computation rvn_pow.c "$(marked rvn_pow)")" 1000 1e12 "bursts: pow's redundancy found"
+like "$("$WITCH" report "$TMP/b" | sed -n 4p)" "^instructions observed: [0-9.]+% \\([0-9]+ of [0-9]+, in [0-9]+ bursts\\)$" \
+	"the text report says how much was observed"
+
+# Per thread: two threads compute the same sums of squares once each,
+# then the main thread twice; only the main thread's second is redundant.
+rvn "$TMP/th" rvn_threads 3
+# by FUNCTION: redundant computations at the marked line under FUNCTION
+by() {
+	jq --argjson l "$(marked rvn_threads)" --arg f "$1" \
+		'[.pairs[] | select(.kind == "computation" and .again[0].line == $l and any(.again[]; .function == $f)) | .redundant] | add // 0' "$TMP/th.json"
+}
+is "$(by worker)" 0 "per thread: a thread is not redundant with another"
+within "$(by main)" 6 6 "per thread: the main thread's second sum (3 products, 3 additions)"
+
+for bad in "--tool=dead --burst=1,2" "--tool=rvn --burst=1" "--tool=rvn --burst=0,5" "--tool=rvn --burst=1,x"; do
+	# shellcheck disable=SC2086
+	"$WITCH" spy $bad -o "$TMP/e" -- "$PROGS/rvn_fresh" >/dev/null 2>"$TMP/err"
+	is "$?,$(wc -l <"$TMP/err")" 2,1 "witch spy $bad: one line, exit 2: $(cat "$TMP/err")"
+done
 
 # By value: pow's results repeat from the same base in its last calls;
 # the memoized version calls it once per base.
