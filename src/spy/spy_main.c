@@ -256,6 +256,8 @@ static void after_fork_child(ThreadId tid)
 	spy_threads_after_fork(tid);
 	if (spy_cfg.tool == SPY_COUNT)
 		cnt_after_fork();
+	if (spy_cfg.tool == SPY_RVN)
+		rvn_after_fork();
 	spy_profile_start();
 	VG_(memset)(&spy_st, 0, sizeof(spy_st));
 }
