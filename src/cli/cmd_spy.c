@@ -50,7 +50,7 @@ static const char usage_text[] =
 	"                           with earlier ones (run-time value numbering)\n"
 	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
 	"  --history=N              rvn --by=value: compare with an instruction's last N\n"
-	"                           results (1 to 64, default 8)\n"
+	"                           results (1 to 64, default 16)\n"
 	"  --burst=ON,OFF           rvn: judge ON million instructions, then run OFF\n"
 	"                           million unjudged, and again (the thesis: 100,1000)\n"
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy,\n"

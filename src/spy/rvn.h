@@ -107,6 +107,7 @@ void rvn_switch(void);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);
+void rvn_after_fork(void);
 
 struct core_profile;
 /* The profile: the stats, and a thread's pairs as `r` lines (how many). */

@@ -417,6 +417,19 @@ void rvn_switch(void)
 	on = !on;
 }
 
+/* A forked child's profile counts from the fork, its phase's rest ahead. */
+void rvn_after_fork(void)
+{
+	ULong left = rvn_next_switch - rvn_icount;
+
+	VG_(memset)(&rvn_st, 0, sizeof(rvn_st));
+	rvn_st.bursts = on;
+	on_since = 0;
+	rvn_icount = 0;
+	if (spy_cfg.burst_on)
+		rvn_next_switch = left;
+}
+
 void rvn_init(void)
 {
 	comp_grow();

@@ -9,7 +9,7 @@
  *   --witch-tool=rvn                redundant computation (rvn.c)
  *   --witch-by=symbol|value         rvn: numbers by operation (the thesis's RVN),
  *                                   or an instruction's results by operand values
- *   --witch-history=N               rvn --witch-by=value: its last N results [8]
+ *   --witch-history=N               rvn --witch-by=value: its last N results [16]
  *   --witch-burst=ON,OFF            rvn: bursts of ON million instructions judged,
  *                                   OFF not (rvn.h)
  *   --witch-out=DIR                 where the profile goes
@@ -50,7 +50,7 @@ struct spy_config spy_cfg = {
 	.stack_clear = False,
 	.heap_clear = True,
 	.follow = True,
-	.history = 8,
+	.history = 16,
 };
 struct spy_stats spy_st;
 
@@ -125,7 +125,7 @@ static void print_usage(void)
 		"    --witch-tool=count             executions and edges (witch cpi)\n"
 		"    --witch-tool=rvn               redundant computation, loads and stores\n"
 		"    --witch-by=symbol|value        rvn: by value numbers, or by operand values [symbol]\n"
-		"    --witch-history=N              rvn by value: an instruction's last N results [8]\n"
+		"    --witch-history=N              rvn by value: an instruction's last N results [16]\n"
 		"    --witch-burst=ON,OFF           rvn: judge ON million instructions, skip OFF million\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
@@ -256,6 +256,8 @@ static void after_fork_child(ThreadId tid)
 	spy_threads_after_fork(tid);
 	if (spy_cfg.tool == SPY_COUNT)
 		cnt_after_fork();
+	if (spy_cfg.tool == SPY_RVN)
+		rvn_after_fork();
 	spy_profile_start();
 	VG_(memset)(&spy_st, 0, sizeof(spy_st));
 }

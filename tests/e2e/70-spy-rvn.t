@@ -88,6 +88,16 @@ by() {
 is "$(by worker)" 0 "per thread: a thread is not redundant with another"
 within "$(by main)" 6 6 "per thread: the main thread's second sum (3 products, 3 additions)"
 
+# A forked child counts from the fork: spy_dead fork does its work, forks,
+# and the child does it again, without the parent's start-up.
+"$WITCH" spy --quiet --tool=rvn -o "$TMP/fk" -- "$PROGS/spy_dead" fork >/dev/null
+ok $? "witch spy --tool=rvn, a program that forks"
+set -- $(for f in "$TMP"/fk/*.witch; do
+	echo "$(sed -n 's/^pid //p' "$f") $(sed -n 's/^stat computations //p' "$f")"
+done | sort -n | awk '{ print $2 }')
+diag "computations: parent $1, child $2"
+ok "$([ $# -eq 2 ] && [ "$2" -lt "$1" ]; echo $?)" "the child's profile counts from the fork"
+
 for bad in "--tool=dead --burst=1,2" "--tool=rvn --burst=1" "--tool=rvn --burst=0,5" "--tool=rvn --burst=1,x"; do
 	# shellcheck disable=SC2086
 	"$WITCH" spy $bad -o "$TMP/e" -- "$PROGS/rvn_fresh" >/dev/null 2>"$TMP/err"
