@@ -36,7 +36,6 @@
 struct rctx {
 	IRSB *in, *out;
 	IRTemp *vt;		/* by temp of in: its number, in out */
-	Int *def;		/* by temp: the statement defining it, -1 */
 	Int *owner;		/* by statement: its instruction, -1 before the first */
 	Bool *counted;		/* by statement: the WrTmp judged as its instruction's result */
 	Bool *writes_sp;	/* by instruction */
@@ -318,10 +317,9 @@ static IRExpr *fresh(IRSB *out)
 	return call_1(out, "rvn_fresh", rvn_fresh, mkIRExprVec_0(), NULL);
 }
 
-static IRExpr *forget(IRSB *out, IRExpr *addr, Int size, IRExpr *guard)
+static void forget(IRSB *out, IRExpr *addr, Int size, IRExpr *guard)
 {
 	call_0(out, "rvn_forget", rvn_forget, 0, mkIRExprVec_2(addr, hw((HWord)size)), guard);
-	return NULL;
 }
 
 /* ---- registers: an 8-byte slot each in the shadow guest state ---- */
@@ -499,8 +497,6 @@ static void find_results(struct rctx *c, Int ninsn)
 
 		k += st->tag == Ist_IMark;
 		c->owner[i] = k;
-		if (st->tag == Ist_WrTmp)
-			c->def[st->Ist.WrTmp.tmp] = i;
 		if (k >= 0 && st->tag == Ist_Put && st->Ist.Put.offset == c->sp_off)
 			c->writes_sp[k] = True;
 	}
@@ -793,14 +789,11 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	c.sbase = layout->total_sizeB;
 	c.sp_off = layout->offset_SP;
 	c.vt = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(IRTemp));
-	c.def = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(Int));
 	c.owner = VG_(malloc)("witchspy.rvn", (in->stmts_used + 1) * sizeof(Int));
 	c.counted = VG_(calloc)("witchspy.rvn", in->stmts_used + 1, sizeof(Bool));
 	c.writes_sp = VG_(calloc)("witchspy.rvn", ninsn + 1, sizeof(Bool));
-	for (i = 0; i < ntmp; i++) {
+	for (i = 0; i < ntmp; i++)
 		c.vt[i] = newIRTemp(c.out->tyenv, Ity_I64);
-		c.def[i] = -1;
-	}
 	c.site = new_sites(in, ninsn);
 	find_results(&c, ninsn);
 	for (i = 0; i < in->stmts_used; i++) {
@@ -829,7 +822,6 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	if (in->jumpkind == Ijk_Call && ninsn)
 		spy_ir_push_call(c.out, ret, c.sp_off);
 	VG_(free)(c.vt);
-	VG_(free)(c.def);
 	VG_(free)(c.owner);
 	VG_(free)(c.counted);
 	VG_(free)(c.writes_sp);
