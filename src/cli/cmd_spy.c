@@ -28,12 +28,12 @@
 #include "cli/oneline.h"
 #include "cli/optfail.h"
 #include "cli/valgrind.h"
+#include "core/contract.h"
 
 #define WHO "witch spy"
-/* --history's range: what the tool's value table can keep. */
-#define MAX_HISTORY 64
-/* --burst's periods, millions of instructions each. */
-#define MAX_BURST 1000000
+/* A contract value in the usage text. */
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x)
 
 static const char usage_text[] =
 	"usage: witch spy [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -50,7 +50,8 @@ static const char usage_text[] =
 	"                           with earlier ones (run-time value numbering)\n"
 	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
 	"  --history=N              rvn --by=value: compare with an instruction's last N\n"
-	"                           results (1 to 64, default 16)\n"
+	"                           results (1 to " TEXT(RVN_HISTORY_MAX) ", default "
+	TEXT(RVN_HISTORY_DEFAULT) ")\n"
 	"  --burst=ON,OFF           rvn: judge ON million instructions, then run OFF\n"
 	"                           million unjudged, and again (the thesis: 100,1000)\n"
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy,\n"
@@ -109,7 +110,7 @@ static int parse_burst(const char *v, struct spy_opts *o)
 		return -1;
 	memcpy(on, v, (size_t)(comma - v));
 	on[comma - v] = 0;
-	if (cli_long(on, 1, MAX_BURST, &o->burst_on) || cli_long(comma + 1, 1, MAX_BURST, &o->burst_off))
+	if (cli_long(on, 1, RVN_BURST_MAX, &o->burst_on) || cli_long(comma + 1, 1, RVN_BURST_MAX, &o->burst_off))
 		return -1;
 	return 0;
 }
@@ -181,15 +182,15 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			o->by = optarg;
 			break;
 		case 'H':
-			if (cli_long(optarg, 1, MAX_HISTORY, &o->history))
+			if (cli_long(optarg, 1, RVN_HISTORY_MAX, &o->history))
 				return fail("--history=%s is not a history length; give a whole number "
-					    "from 1 to %d", optarg, MAX_HISTORY);
+					    "from 1 to %d", optarg, RVN_HISTORY_MAX);
 			break;
 		case 'B':
 			if (parse_burst(optarg, o) < 0)
 				return fail("--burst=%s is not ON,OFF; give two whole numbers of millions "
 					    "of instructions from 1 to %d, as --burst=100,1000", optarg,
-					    MAX_BURST);
+					    RVN_BURST_MAX);
 			break;
 		case 'v':
 			o->verbose = 1;

@@ -25,6 +25,14 @@
  * profiles for the report's function names (docs/causal.md). */
 #define CAUSAL_LINES_FILE ".causal-lines"
 
+/* --- witch spy --tool=rvn, the witchspy Valgrind tool --------------------- */
+
+/* --by=value compares a result with its instruction's last N results. */
+#define RVN_HISTORY_DEFAULT 16
+#define RVN_HISTORY_MAX 64
+/* --burst=ON,OFF: each in millions of guest instructions. */
+#define RVN_BURST_MAX 1000000
+
 /* --- both runtimes ------------------------------------------------------ */
 
 #define ENV_OUT "WITCH_OUT"		/* output directory: exists, writable */

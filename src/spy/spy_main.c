@@ -38,6 +38,7 @@
 #endif
 
 #include "spy.h"
+#include "core/contract.h"
 #include "rvn.h"
 
 struct spy_config spy_cfg = {
@@ -50,7 +51,7 @@ struct spy_config spy_cfg = {
 	.stack_clear = False,
 	.heap_clear = True,
 	.follow = True,
-	.history = 16,
+	.history = RVN_HISTORY_DEFAULT,
 };
 struct spy_stats spy_st;
 
@@ -83,16 +84,17 @@ static Bool process_option(const HChar *arg)
 		HChar *end;
 		Long a = VG_(strtoll10)(v, &end), b = *end == ',' ? VG_(strtoll10)(end + 1, &end) : 0;
 
-		if (*end || a < 1 || b < 1 || a > 1000000 || b > 1000000)
-			VG_(fmsg_bad_option)(arg, "give ON,OFF: millions of instructions, 1 to 1000000 each\n");
+		if (*end || a < 1 || b < 1 || a > RVN_BURST_MAX || b > RVN_BURST_MAX)
+			VG_(fmsg_bad_option)(arg, "give ON,OFF: millions of instructions, 1 to %d each\n",
+					     RVN_BURST_MAX);
 		spy_cfg.burst_on = (ULong)a * 1000000;
 		spy_cfg.burst_off = (ULong)b * 1000000;
 	} else if (VG_STR_CLO(arg, "--witch-history", v)) {
 		HChar *end;
 		Long n = VG_(strtoll10)(v, &end);
 
-		if (*end || n < 1 || n > 64)
-			VG_(fmsg_bad_option)(arg, "give 1 to 64 results\n");
+		if (*end || n < 1 || n > RVN_HISTORY_MAX)
+			VG_(fmsg_bad_option)(arg, "give 1 to %d results\n", RVN_HISTORY_MAX);
 		spy_cfg.history = (UInt)n;
 	} else if (VG_STR_CLO(arg, "--witch-out", v)) {
 		spy_cfg.outdir = v;
