@@ -319,7 +319,7 @@ static IRExpr *fresh(IRSB *out)
 
 static void forget(IRSB *out, IRExpr *addr, Int size, IRExpr *guard)
 {
-	call_0(out, "rvn_forget", rvn_forget, 0, mkIRExprVec_2(addr, hw((HWord)size)), guard);
+	call_0(out, "sh_clear", sh_clear, 0, mkIRExprVec_2(addr, hw((HWord)size)), guard);
 }
 
 /* ---- registers: an 8-byte slot each in the shadow guest state ---- */

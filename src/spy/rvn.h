@@ -75,8 +75,6 @@ VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h);
 ULong rvn_fresh(void);
 /* A helper wrote guest state at [off, off + size): fresh numbers there. */
 void rvn_regs_written(UWord off, UWord size);
-/* Memory whose bytes changed outside the IR (a system call, a helper). */
-void rvn_forget(Addr a, SizeT len);
 
 /* The core wrote registers (a system call's result, a signal frame). */
 void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size);

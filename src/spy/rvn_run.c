@@ -154,15 +154,6 @@ static void mem_put(Addr a, UInt n, ULong vn, UInt node)
 	}
 }
 
-void rvn_forget(Addr a, SizeT len)
-{
-	Addr lo = a & ~(Addr)(RVN_CELL - 1);
-	Addr hi = (a + len + RVN_CELL - 1) & ~(Addr)(RVN_CELL - 1);
-
-	if (len)
-		sh_clear(lo, hi - lo);
-}
-
 /* ---- judging ---- */
 
 static void redundant(UInt first, UInt again, int kind)

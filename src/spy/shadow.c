@@ -16,6 +16,7 @@
 #include "pub_tool_mallocfree.h"
 
 #include "spy.h"
+#include "rvn.h"
 
 UInt *sh_primary[SH_PRIMARY];
 
@@ -213,6 +214,14 @@ void sh_clear(Addr a, SizeT len)
 {
 	Addr end = a + len, top = (Addr)SH_PRIMARY << SH_CHUNK_BITS;
 	UWord i;
+
+	/* rvn's numbers fill 4-byte cells (rvn_run.c): a cell goes whole. */
+	if (mode == SPY_RVN && len) {
+		a &= ~(Addr)(RVN_CELL - 1);
+		end = (end + RVN_CELL - 1) & ~(Addr)(RVN_CELL - 1);
+		if (!end)
+			end = ~(Addr)0;
+	}
 
 	if (end < a)
 		end = ~(Addr)0;

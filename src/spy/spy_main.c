@@ -143,37 +143,27 @@ static void print_debug_usage(void)
 
 /* ---- memory events from the core ---- */
 
-/* Bytes whose history is over. rvn's numbers fill 4-byte cells, which go
- * whole. */
-static void forget(Addr a, SizeT len)
-{
-	if (spy_cfg.tool == SPY_RVN)
-		rvn_forget(a, len);
-	else
-		sh_clear(a, len);
-}
-
 static void on_new_mem(Addr a, SizeT len)
 {
-	forget(a, len);
+	sh_clear(a, len);
 }
 
 static void on_new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
 {
 	(void)rr; (void)ww; (void)xx; (void)di_handle;
-	forget(a, len);
+	sh_clear(a, len);
 }
 
 static void on_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
 {
 	(void)rr; (void)ww; (void)xx; (void)di_handle;
-	forget(a, len);
+	sh_clear(a, len);
 }
 
 static void on_new_mem_tid(Addr a, SizeT len, ThreadId tid)
 {
 	(void)tid;
-	forget(a, len);
+	sh_clear(a, len);
 }
 
 static void on_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
@@ -182,7 +172,7 @@ static void on_mprotect(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 	/* RedSpy reads old bytes where there is history: none where it
 	 * cannot read. */
 	if (!rr)
-		forget(a, len);
+		sh_clear(a, len);
 }
 
 static void on_copy_remap(Addr from, Addr to, SizeT len)
@@ -198,7 +188,7 @@ static void on_copy_remap(Addr from, Addr to, SizeT len)
  */
 static void on_die_stack(Addr a, SizeT len)
 {
-	forget(a - VG_STACK_REDZONE_SZB, len + VG_STACK_REDZONE_SZB);
+	sh_clear(a - VG_STACK_REDZONE_SZB, len + VG_STACK_REDZONE_SZB);
 	spy_st.stack_bytes_cleared += len;
 }
 
@@ -224,7 +214,7 @@ static void on_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
 	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_RVN)
 		spy_kernel_write(spy_thread(tid), a, len);
 	else
-		forget(a, len);	/* signal frames and the like: no owner */
+		sh_clear(a, len);	/* signal frames and the like: no owner */
 }
 
 /* ---- threads and signals ---- */
