@@ -33,6 +33,20 @@
 /* --burst=ON,OFF: each in millions of guest instructions. */
 #define RVN_BURST_MAX 1000000
 
+/* --- witch spy --tool=loop ------------------------------------------------ */
+
+/* --thresholds=A,R,RI (Prometheus's): reads that make an iteration
+ * data-intensive, the share of them redundant that makes it redundant,
+ * and the share of redundant data-intensive iterations that flags a loop. */
+#define LOOP_A_DEFAULT 10
+#define LOOP_R_DEFAULT 0.9
+#define LOOP_RI_DEFAULT 0.8
+/* Loops active at once in one thread (nesting and recursion); deeper
+ * invocations are counted in the stat loops_untracked only. */
+#define LOOP_MAX_ACTIVE 64
+/* Slots of a thread's read set (40 bytes each), half of them usable. */
+#define LOOP_READS_MAX (1u << 21)
+
 /* --- both runtimes ------------------------------------------------------ */
 
 #define ENV_OUT "WITCH_OUT"		/* output directory: exists, writable */

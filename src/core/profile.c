@@ -181,6 +181,61 @@ void core_profile_rvn_pair(struct core_profile *p, uint64_t first, uint64_t agai
 	endl(p);
 }
 
+void core_profile_loop_def(struct core_profile *p, uint64_t id, int64_t module, uint64_t header,
+			   int64_t parent, uint64_t depth, int64_t first_line, int64_t last_line,
+			   const char *file)
+{
+	core_fmt_str(&p->out, "loop ");
+	core_fmt_u64(&p->out, id);
+	sp(p);
+	core_fmt_i64(&p->out, module);
+	sp(p);
+	core_fmt_hex(&p->out, header);
+	sp(p);
+	core_fmt_i64(&p->out, parent);
+	sp(p);
+	core_fmt_u64(&p->out, depth);
+	sp(p);
+	core_fmt_i64(&p->out, first_line);
+	sp(p);
+	core_fmt_i64(&p->out, last_line);
+	sp(p);
+	if (file && *file)
+		core_fmt_esc(&p->out, file);
+	else
+		core_fmt_str(&p->out, "-");
+	endl(p);
+}
+
+void core_profile_loop(struct core_profile *p, uint64_t id, uint64_t node, const uint64_t counts[6])
+{
+	int i;
+
+	core_fmt_str(&p->out, "l ");
+	core_fmt_u64(&p->out, id);
+	sp(p);
+	core_fmt_u64(&p->out, node);
+	for (i = 0; i < 6; i++) {
+		sp(p);
+		core_fmt_u64(&p->out, counts[i]);
+	}
+	endl(p);
+}
+
+void core_profile_loop_read(struct core_profile *p, uint64_t id, uint64_t node, uint64_t load,
+			    uint64_t count)
+{
+	core_fmt_str(&p->out, "x ");
+	core_fmt_u64(&p->out, id);
+	sp(p);
+	core_fmt_u64(&p->out, node);
+	sp(p);
+	core_fmt_u64(&p->out, load);
+	sp(p);
+	core_fmt_u64(&p->out, count);
+	endl(p);
+}
+
 int core_profile_end(struct core_profile *p)
 {
 	uint64_t lines = p->lines;

@@ -50,6 +50,16 @@ void core_profile_pair(struct core_profile *p, uint64_t watch, uint64_t trap, ui
  * count times; kind 'c' (computation), 'l' (load) or 's' (store). */
 void core_profile_rvn_pair(struct core_profile *p, uint64_t first, uint64_t again, char kind,
 			   uint64_t count);
+/* witch spy --tool=loop: a loop of the map (file unescaped, NULL or ""
+ * unknown); a loop in one context (node) with its invocations,
+ * iterations, data-intensive and redundant iterations, reads and
+ * redundant reads; a load's redundant reads in it. */
+void core_profile_loop_def(struct core_profile *p, uint64_t id, int64_t module, uint64_t header,
+			   int64_t parent, uint64_t depth, int64_t first_line, int64_t last_line,
+			   const char *file);
+void core_profile_loop(struct core_profile *p, uint64_t id, uint64_t node, const uint64_t counts[6]);
+void core_profile_loop_read(struct core_profile *p, uint64_t id, uint64_t node, uint64_t load,
+			    uint64_t count);
 /* The `end` line, then flush. 0, or -1 when anything failed to go out. */
 int core_profile_end(struct core_profile *p);
 

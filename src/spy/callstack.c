@@ -22,6 +22,7 @@
 #include "pub_tool_mallocfree.h"
 
 #include "spy.h"
+#include "loop.h"
 
 SpyThread *spy_threads;
 SpyThread *spy_cur;
@@ -86,6 +87,7 @@ void spy_thread_switch(ThreadId tid)
 		t->lwpid = VG_(gettid)();	/* we run on the client thread's own */
 	spy_cur = t;
 	mirror(t);
+	loop_switch(t);
 }
 
 void spy_threads_live(void (*fn)(ThreadId tid))
@@ -104,8 +106,10 @@ void spy_thread_exit(ThreadId tid)
 	if (tid < ntids && by_tid[tid]) {
 		if (spy_cfg.tool == SPY_COUNT)
 			cnt_thread_exit(by_tid[tid]);
-		if (spy_cur == by_tid[tid])
+		if (spy_cur == by_tid[tid]) {
 			spy_cur = NULL;
+			loop_switch(NULL);
+		}
 		by_tid[tid] = NULL;
 	}
 }
@@ -124,6 +128,7 @@ void spy_threads_after_fork(ThreadId tid)
 		VG_(free)(t->f);
 		spy_pairs_free(&t->pairs);
 		cnt_thread_free(t);
+		loop_thread_free(t);
 		VG_(free)(t);
 	}
 	VG_(memset)(by_tid, 0, ntids * sizeof(*by_tid));
@@ -149,6 +154,8 @@ static void pop(SpyThread *t)
 		spy_realloc_done(t, f);
 	if (f->call)
 		cnt_frame_popped(t, f);
+	if (t->loop)
+		loop_frames_popped(t);
 }
 
 /* Drop the frames the stack pointer has left behind. */

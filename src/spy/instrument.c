@@ -10,6 +10,8 @@
  *   dead    before each load and store (the store's value is irrelevant)
  *   silent  before each store, with the value it is about to write
  *   load    after each load, with the value it returned
+ *   loop    after each load, with its value, while a loop is active; and
+ *           a loop point where the map says one is needed (loop_map.c)
  *
  * Compare-and-swap is judged after it ran (what it read, whether it
  * wrote). Dirty helpers with memory effects (x87 80-bit, fxsave, ...)
@@ -29,6 +31,7 @@
 #include "libvex_guest_offsets.h"
 
 #include "spy.h"
+#include "loop.h"
 
 struct insn {
 	Addr addr;
@@ -332,12 +335,48 @@ static void silent_after(struct ctx *c, const struct insn *in, IRExpr *addr, Int
 	CALL(c->out, spy_silent_after, mkIRExprVec_3(addr, hw(size), slot_of(c, in)), guard);
 }
 
+/* The loop tool, after a load: every load counted, and judged while a
+ * loop is active. */
+static void loop_after(struct ctx *c, const struct insn *in, IRExpr *addr, Int size,
+		       IRExpr *value, IRExpr *guard)
+{
+	IRSB *out = c->out;
+	IRExpr *p[4], *slot = slot_of(c, in), *one = IRExpr_Const(IRConst_U64(1)), *n_reads, *act;
+	Int n = value ? spy_ir_pieces(out, value, p) : 0;
+
+	if (guard)
+		one = tmp_of(out, Ity_I64, IRExpr_ITE(guard, one, IRExpr_Const(IRConst_U64(0))));
+	n_reads = tmp_of(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&loop_st.reads)));
+	addStmtToIRSB(out, IRStmt_Store(Iend_LE, hw((HWord)&loop_st.reads),
+					tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, n_reads, one))));
+	act = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, hw((HWord)&loop_active)));
+	act = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE32, act, IRExpr_Const(IRConst_U32(0))));
+	if (guard)
+		act = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_And1, act, guard));
+	if (n == 1 && size <= 8)
+		CALL(out, loop_read, mkIRExprVec_4(addr, hw(size), slot, p[0]), act);
+	else if (n == 2 && size == 16)
+		CALL(out, loop_read16, mkIRExprVec_4(addr, slot, p[0], p[1]), act);
+	else if (n == 4 && size == 32)
+		CALL(out, loop_read32, mkIRExprVec_6(addr, slot, p[0], p[1], p[2], p[3]), act);
+	else
+		call(out, "loop_read_mem", loop_read_mem, mkIRExprVec_3(addr, hw(size), slot), act,
+		     addr, size);
+}
+
 /* LoadSpy, after a load that put its value in `value` (NULL: read memory). */
 static void load_after(struct ctx *c, const struct insn *in, IRExpr *addr, Int size,
 		       IRExpr *value, IRExpr *guard)
 {
-	IRExpr *p[4], *slot = slot_of(c, in);
-	Int n = value ? spy_ir_pieces(c->out, value, p) : 0;
+	IRExpr *p[4], *slot;
+	Int n;
+
+	if (spy_cfg.tool == SPY_LOOP) {
+		loop_after(c, in, addr, size, value, guard);
+		return;
+	}
+	slot = slot_of(c, in);
+	n = value ? spy_ir_pieces(c->out, value, p) : 0;
 
 	if (n == 1 && size <= 8)
 		CALL(c->out, spy_load_value, mkIRExprVec_4(addr, hw(size), slot, p[0]), guard);
@@ -420,6 +459,12 @@ static Bool is_load(IRStmt *st)
 	return st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Load;
 }
 
+/* LoadSpy and the loop tool judge explicit loads only. */
+static Bool reads_only(void)
+{
+	return spy_cfg.tool == SPY_LOAD || spy_cfg.tool == SPY_LOOP;
+}
+
 /* Does this statement hold an access the tool judges? */
 static Bool relevant(IRStmt *st, Bool implicit)
 {
@@ -427,18 +472,18 @@ static Bool relevant(IRStmt *st, Bool implicit)
 	case Ist_WrTmp:
 		if (!is_load(st))
 			return False;
-		return spy_cfg.tool == SPY_DEAD || (spy_cfg.tool == SPY_LOAD && !implicit);
+		return spy_cfg.tool == SPY_DEAD || (reads_only() && !implicit);
 	case Ist_LoadG:
-		return spy_cfg.tool == SPY_DEAD || (spy_cfg.tool == SPY_LOAD && !implicit);
+		return spy_cfg.tool == SPY_DEAD || (reads_only() && !implicit);
 	case Ist_Store:
 	case Ist_StoreG:
-		return spy_cfg.tool != SPY_LOAD;
+		return !reads_only();
 	case Ist_CAS:
-		return True;
+		return spy_cfg.tool != SPY_LOOP;
 	case Ist_Dirty:
 		if (st->Ist.Dirty.details->mFx == Ifx_None)
 			return False;
-		if (spy_cfg.tool == SPY_LOAD)
+		if (reads_only())
 			return !implicit && st->Ist.Dirty.details->mFx != Ifx_Write;
 		if (spy_cfg.tool == SPY_SILENT)
 			return st->Ist.Dirty.details->mFx != Ifx_Read;
@@ -558,6 +603,7 @@ static void instrument_stmt(struct ctx *c, IRSB *in, IRStmt *st, const struct in
 			silent_after(c, ins, d->mAddr, d->mSize, d->guard);
 			break;
 		case SPY_LOAD:
+		case SPY_LOOP:
 			addStmtToIRSB(out, st);
 			load_after(c, ins, d->mAddr, d->mSize, NULL, d->guard);
 			break;
@@ -657,6 +703,8 @@ static void enter(struct ctx *c, Addr start)
 
 	if (c->sb->n)
 		spy_ir_check_return(out, c->sp_off);
+	if (spy_cfg.tool == SPY_LOOP)
+		return;	/* it keeps no history for freed blocks to forget */
 	switch (spy_heap_fn_at(start)) {
 	case HEAP_FREE:
 		CALL(out, spy_free_enter,
@@ -702,6 +750,7 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 	struct insn *ins;
 	Int *owner, i, ninsn, nimarks = 0;
 	Bool entered = False;
+	LoopDesc *inner = NULL;	/* loop: the innermost loop of the instruction before */
 
 	(void)closure;
 	(void)vge;
@@ -731,9 +780,25 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 		if (!st || st->tag == Ist_NoOp)
 			continue;
 		if (st->tag == Ist_IMark) {
+			Addr pc = (Addr)st->Ist.IMark.addr;
+
 			addStmtToIRSB(c.out, st);
+			if (spy_cfg.tool == SPY_LOOP) {
+				LoopPoint *p = loop_map_point(pc, !entered, inner);
+
+				if (!entered)
+					enter(&c, pc);
+				if (p)
+					CALL(c.out, loop_point,
+					     mkIRExprVec_2(hw((HWord)p),
+							   tmp_of(c.out, Ity_I64, IRExpr_Get(c.sp_off, Ity_I64))),
+					     NULL);
+				inner = loop_map_inner(pc);
+				entered = True;
+				continue;
+			}
 			if (!entered) {
-				enter(&c, (Addr)st->Ist.IMark.addr);
+				enter(&c, pc);
 				entered = True;
 			}
 			continue;

@@ -16,6 +16,7 @@
 
 #include "spy.h"
 #include "rvn.h"
+#include "loop.h"
 
 #include "core/buildid.h"
 #include "core/contract.h"
@@ -129,26 +130,42 @@ static Int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+struct path_of {
+	struct tlist *l;
+	UInt epoch, cap;
+};
+
+/* The node and its ancestors, each once. */
+static void add_path(void *ctx, UInt id)
+{
+	struct path_of *c = ctx;
+	struct tlist *l = c->l;
+
+	while (id != SPY_ROOT && stamp[id] != c->epoch) {
+		stamp[id] = c->epoch;
+		if (l->n == c->cap) {
+			c->cap *= 2;
+			l->ids = VG_(realloc)("witchspy.write", l->ids, c->cap * sizeof(UInt));
+		}
+		l->ids[l->n++] = id;
+		id = spy_nodes[id].parent;
+	}
+}
+
 static void collect(struct tlist *l, UInt epoch)
 {
-	UInt i, cap = 64;
+	struct path_of c = { l, epoch, 64 };
+	UInt i;
 
 	l->n = 0;
-	l->ids = VG_(malloc)("witchspy.write", cap * sizeof(UInt));
+	l->ids = VG_(malloc)("witchspy.write", c.cap * sizeof(UInt));
 	for (i = 0; i < 2 * l->t->pairs.n; i++) {
 		const SpyPair *p = &l->t->pairs.v[i / 2];
-		UInt id = i & 1 ? p->trap : p->watch;
 
-		while (id != SPY_ROOT && stamp[id] != epoch) {
-			stamp[id] = epoch;
-			if (l->n == cap) {
-				cap *= 2;
-				l->ids = VG_(realloc)("witchspy.write", l->ids, cap * sizeof(UInt));
-			}
-			l->ids[l->n++] = id;
-			id = spy_nodes[id].parent;
-		}
+		add_path(&c, i & 1 ? p->trap : p->watch);
 	}
+	if (spy_cfg.tool == SPY_LOOP)
+		loop_thread_nodes(l->t, add_path, &c);
 	/* A child is always created after its parent. */
 	VG_(ssort)(l->ids, l->n, sizeof(UInt), cmp_uint);
 }
@@ -162,7 +179,9 @@ static void write_thread(const struct tlist *l)
 		local[l->ids[i]] = i + 1;
 	local[SPY_ROOT] = 0;
 	core_profile_thread(&o, (ULong)l->t->lwpid, l->n + 1,
-			    spy_cfg.tool == SPY_RVN ? rvn_pair_lines(pt) : pt->n);
+			    spy_cfg.tool == SPY_RVN    ? rvn_pair_lines(pt)
+			    : spy_cfg.tool == SPY_LOOP ? loop_thread_lines(l->t)
+						       : pt->n);
 	core_profile_node(&o, 0, -1, -1, 0, 0);
 	for (i = 0; i < l->n; i++) {
 		const SpyNode *n = &spy_nodes[l->ids[i]];
@@ -173,6 +192,10 @@ static void write_thread(const struct tlist *l)
 	}
 	if (spy_cfg.tool == SPY_RVN) {
 		rvn_write_pairs(&o, pt, local);
+		return;
+	}
+	if (spy_cfg.tool == SPY_LOOP) {
+		loop_write_thread(&o, l->t, local);
 		return;
 	}
 	/* Approximate waste where the tool judges it, like the crafts. */
@@ -187,7 +210,7 @@ static void write_thread(const struct tlist *l)
 
 static const HChar *tool_name(void)
 {
-	static const HChar *names[] = { "deadspy", "redspy", "loadspy", "count", "rvn" };
+	static const HChar *names[] = { "deadspy", "redspy", "loadspy", "count", "rvn", "loop" };
 
 	return names[spy_cfg.tool];
 }
@@ -254,6 +277,10 @@ static void write_stats(UInt nthreads)
 		core_profile_stat(&o, "handles_overflowed", spy_st.handles_overflowed);
 	if (spy_cfg.tool == SPY_RVN) {
 		rvn_write_stats(&o);
+		return;
+	}
+	if (spy_cfg.tool == SPY_LOOP) {
+		loop_write_stats(&o);
 		return;
 	}
 	if (spy_cfg.tool != SPY_DEAD) {
@@ -325,6 +352,8 @@ const HChar *spy_profile_write(Bool complete)
 	core_profile_kv(&o, "tool", tool_name());
 	if (spy_cfg.tool == SPY_RVN)
 		core_profile_kv(&o, "by", spy_cfg.by_value ? "value" : "symbol");
+	if (spy_cfg.tool == SPY_LOOP)
+		loop_write_header(&o);
 	core_profile_kv(&o, "source", "exhaustive");
 	core_profile_kv_u64(&o, "rate_hz", 0);
 	core_profile_kv_u64(&o, "period", 0);
@@ -338,6 +367,8 @@ const HChar *spy_profile_write(Bool complete)
 		cnt_write(&o);
 	} else {
 		write_modules(lists, nt);
+		if (spy_cfg.tool == SPY_LOOP)
+			loop_write_defs(&o);
 		write_stats(nt);
 		for (k = 0; k < nt; k++)
 			write_thread(&lists[k]);

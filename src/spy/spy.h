@@ -19,6 +19,9 @@
  *                witch cpi's counting run (--witch-tool=count): every
  *                instruction's executions, edges and calls, and its
  *                profile's records
+ *   loop_map.c, loop_run.c, loop_out.c
+ *                --witch-tool=loop: loops whose iterations re-read
+ *                (loop.h)
  */
 #ifndef WITCHSPY_H
 #define WITCHSPY_H
@@ -26,7 +29,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
-enum spy_tool { SPY_DEAD, SPY_SILENT, SPY_LOAD, SPY_COUNT, SPY_RVN };
+enum spy_tool { SPY_DEAD, SPY_SILENT, SPY_LOAD, SPY_COUNT, SPY_RVN, SPY_LOOP };
 
 /* What an access holds, for approximate comparison of floating point. */
 enum spy_dtype { DT_INT = 0, DT_F32, DT_F64 };
@@ -43,6 +46,7 @@ struct spy_config {
 	UInt history;		/* ... judged against the last this many results */
 	ULong burst_on, burst_off;	/* rvn --witch-burst: instructions judged, then not;
 					   0: all judged */
+	const HChar *loops;	/* loop: --witch-loops, the map */
 };
 extern struct spy_config spy_cfg;
 
@@ -179,6 +183,7 @@ typedef struct SpyThread {
 	ULong icount;
 	Bool exited;
 	struct CntFnTab *fns;
+	struct LoopThread *loop;	/* loop: its active loops and read set */
 } SpyThread;
 
 extern SpyThread *spy_threads;	/* list */

@@ -7,6 +7,9 @@
  *   --witch-tool=dead|silent|load   DeadSpy, RedSpy or LoadSpy
  *   --witch-tool=count              witch cpi's counting run (count.c)
  *   --witch-tool=rvn                redundant computation (rvn.c)
+ *   --witch-tool=loop               loops whose iterations re-read (loop.h)
+ *   --witch-loops=FILE              loop: the loops found by the counting run
+ *   --witch-thresholds=A,R,RI       loop: Prometheus's thresholds [10,0.9,0.8]
  *   --witch-by=symbol|value         rvn: numbers by operation (the thesis's RVN),
  *                                   or an instruction's results by operand values
  *   --witch-history=N               rvn --witch-by=value: its last N results [16]
@@ -40,6 +43,7 @@
 #include "spy.h"
 #include "core/contract.h"
 #include "rvn.h"
+#include "loop.h"
 
 struct spy_config spy_cfg = {
 	.tool = SPY_DEAD,
@@ -74,8 +78,23 @@ static Bool process_option(const HChar *arg)
 			spy_cfg.tool = SPY_COUNT;
 		else if (!VG_(strcmp)(v, "rvn"))
 			spy_cfg.tool = SPY_RVN;
+		else if (!VG_(strcmp)(v, "loop"))
+			spy_cfg.tool = SPY_LOOP;
 		else
-			VG_(fmsg_bad_option)(arg, "use dead, silent, load, count or rvn\n");
+			VG_(fmsg_bad_option)(arg, "use dead, silent, load, count, rvn or loop\n");
+	} else if (VG_STR_CLO(arg, "--witch-loops", v)) {
+		spy_cfg.loops = v;
+	} else if (VG_STR_CLO(arg, "--witch-thresholds", v)) {
+		HChar *end;
+		Long a = VG_(strtoll10)(v, &end);
+		double r = *end == ',' ? VG_(strtod)(end + 1, &end) : -1;
+		double ri = *end == ',' ? VG_(strtod)(end + 1, &end) : -1;
+
+		if (*end || a < 1 || a > 1000000000 || !(r > 0 && r <= 1) || !(ri > 0 && ri <= 1))
+			VG_(fmsg_bad_option)(arg, "give A,R,RI: reads (1 or more), then two shares in (0, 1]\n");
+		loop_a = (UInt)a;
+		loop_r = r;
+		loop_ri = ri;
 	} else if (VG_STR_CLO(arg, "--witch-by", v)) {
 		if (VG_(strcmp)(v, "symbol") && VG_(strcmp)(v, "value"))
 			VG_(fmsg_bad_option)(arg, "use symbol or value\n");
@@ -129,6 +148,9 @@ static void print_usage(void)
 		"    --witch-by=symbol|value        rvn: by value numbers, or by operand values [symbol]\n"
 		"    --witch-history=N              rvn by value: an instruction's last N results [16]\n"
 		"    --witch-burst=ON,OFF           rvn: judge ON million instructions, skip OFF million\n"
+		"    --witch-tool=loop              loops whose iterations re-read what earlier ones read\n"
+		"    --witch-loops=FILE             loop: the map of loops (witch spy --tool=loop writes it)\n"
+		"    --witch-thresholds=A,R,RI      loop: reads, redundant share, flagged share [10,0.9,0.8]\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"
@@ -195,7 +217,8 @@ static void on_die_stack(Addr a, SizeT len)
 static void on_pre_mem_read(CorePart part, ThreadId tid, const HChar *s, Addr a, SizeT len)
 {
 	(void)s;
-	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_COUNT && spy_cfg.tool != SPY_RVN)
+	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_COUNT && spy_cfg.tool != SPY_RVN &&
+	    spy_cfg.tool != SPY_LOOP)
 		spy_kernel_read(spy_thread(tid), a, len);
 }
 
@@ -209,8 +232,8 @@ static void on_pre_mem_read_asciiz(CorePart part, ThreadId tid, const HChar *s, 
 
 static void on_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
 {
-	if (spy_cfg.tool == SPY_COUNT)
-		return;
+	if (spy_cfg.tool == SPY_COUNT || spy_cfg.tool == SPY_LOOP)
+		return;	/* neither keeps shadow memory */
 	if (part == Vg_CoreSysCall && spy_cfg.tool != SPY_RVN)
 		spy_kernel_write(spy_thread(tid), a, len);
 	else
@@ -250,6 +273,10 @@ static void after_fork_child(ThreadId tid)
 		cnt_after_fork();
 	if (spy_cfg.tool == SPY_RVN)
 		rvn_after_fork();
+	if (spy_cfg.tool == SPY_LOOP) {
+		loop_after_fork();
+		loop_switch(spy_cur);
+	}
 	spy_profile_start();
 	VG_(memset)(&spy_st, 0, sizeof(spy_st));
 }
@@ -259,8 +286,11 @@ static void after_fork_child(ThreadId tid)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)tid; (void)args; (void)nargs;
-	if ((sysno == __NR_execve || sysno == __NR_execveat) && !spy_cfg.silent)
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && !spy_cfg.silent) {
+		if (spy_cfg.tool == SPY_LOOP)
+			loop_finish();
 		exec_profile = spy_profile_write(True);
+	}
 }
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
@@ -289,6 +319,14 @@ static void post_clo_init(void)
 		rvn_init();
 		VG_(track_post_reg_write)(rvn_post_reg_write);
 	}
+	if (spy_cfg.tool == SPY_LOOP) {
+		if (!spy_cfg.loops) {
+			VG_(fmsg)("witchspy: --witch-tool=loop needs --witch-loops=FILE; run it through "
+				  "witch spy --tool=loop\n");
+			VG_(exit)(1);
+		}
+		loop_map_load(spy_cfg.loops);
+	}
 	spy_profile_start();
 	if (spy_cfg.stack_clear)
 		VG_(track_die_mem_stack)(on_die_stack);
@@ -301,6 +339,8 @@ static void fini(Int exitcode)
 	(void)exitcode;
 	if (spy_cfg.silent)
 		return;
+	if (spy_cfg.tool == SPY_LOOP)
+		loop_finish();
 	path = spy_profile_write(True);
 	if (!path)
 		VG_(umsg)("witchspy: cannot write the profile in %s\n", spy_cfg.outdir);

@@ -1,0 +1,383 @@
+/*
+ * loop_map.c - the loops `witch spy --tool=loop` found in the counting
+ * run (--witch-loops=FILE, written by src/cli/loop_map.c), and where a
+ * translation needs a loop point.
+ *
+ * The map is by module path and link-time offset; a translation's
+ * instruction is looked up by its module (spy_module_of) and its offset
+ * there. Each distinct block belongs to its innermost loop (the deepest
+ * that lists it). Loops that share a header (OptiWISE keeps a frequent
+ * back edge's loop nested in the merged one) are one loop here: a visit
+ * of the header cannot tell which back edge led to it, so the outermost
+ * stands for them.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
+
+#include "spy.h"
+#include "loop.h"
+#include "core/escape.h"
+
+typedef struct {
+	Addr lo, hi;
+	LoopDesc *loop;
+} Range;
+
+typedef struct LoopMod {
+	HChar *path;
+	Range *funcs;		/* functions with loops, by lo */
+	UInt nfuncs, cap_funcs;
+	Range *blocks;		/* distinct blocks, by lo, each its innermost loop */
+	UInt nblocks, cap_blocks;
+	Range *heads;		/* lo: a header; by lo, each its outermost loop */
+	UInt nheads;
+} LoopMod;
+
+static LoopMod *mods;
+static UInt nmods;
+static LoopDesc **loops;	/* by id */
+static UInt nloops;
+static LoopMod **of_spy;	/* by spy module index: its map module, or NULL */
+static Bool *of_spy_known;
+static Int nof_spy;
+
+#define POINT_BITS 16
+static LoopPoint *points[1u << POINT_BITS];
+
+static void fail(const HChar *path, UInt line, const HChar *what)
+{
+	VG_(fmsg)("witchspy: %s:%u: %s; run witch spy --tool=loop again to write it anew\n", path,
+		  line, what);
+	VG_(exit)(1);
+}
+
+static void *grow(void *v, UInt *cap, UInt n, SizeT size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? *cap * 2 : 16;
+	return VG_(realloc)("witchspy.loopmap", v, *cap * size);
+}
+
+/* The next space-separated field of *p, NUL-terminated in place. */
+static HChar *field(HChar **p)
+{
+	HChar *s = *p, *e;
+
+	if (!*s)
+		return NULL;
+	e = VG_(strchr)(s, ' ');
+	if (e) {
+		*e = 0;
+		*p = e + 1;
+	} else {
+		*p = s + VG_(strlen)(s);
+	}
+	return s;
+}
+
+static Bool hex(HChar *s, Addr *v)
+{
+	HChar *end;
+
+	if (!s || !*s)
+		return False;
+	*v = (Addr)VG_(strtoull16)(s, &end);
+	return *end == 0;
+}
+
+static Bool dec(HChar *s, Long *v)
+{
+	HChar *end;
+
+	if (!s || !*s)
+		return False;
+	*v = VG_(strtoll10)(s, &end);
+	return *end == 0;
+}
+
+static HChar *read_all(const HChar *path)
+{
+	SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+	struct vg_stat st;
+	HChar *buf;
+	Long got = 0;
+	Int fd;
+
+	if (sr_isError(r)) {
+		VG_(fmsg)("witchspy: cannot open the loop map %s; give --witch-loops=FILE as witch "
+			  "spy --tool=loop writes it\n", path);
+		VG_(exit)(1);
+	}
+	fd = (Int)sr_Res(r);
+	if (VG_(fstat)(fd, &st) != 0) {
+		VG_(fmsg)("witchspy: cannot read the loop map %s\n", path);
+		VG_(exit)(1);
+	}
+	buf = VG_(malloc)("witchspy.loopmap", st.size + 1);
+	while (got < st.size) {
+		Int k = VG_(read)(fd, buf + got, (Int)(st.size - got));
+
+		if (k <= 0)
+			break;
+		got += k;
+	}
+	VG_(close)(fd);
+	buf[got] = 0;
+	return buf;
+}
+
+static Int cmp_range(const void *a, const void *b)
+{
+	const Range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (!x->loop || !y->loop)
+		return 0;	/* functions */
+	/* The innermost first (blocks); for heads the same order, read
+	 * from the other end. */
+	return x->loop->depth > y->loop->depth ? -1 : x->loop->depth < y->loop->depth;
+}
+
+/* Sort, and keep one range per lo: the first (blocks: innermost) or the
+ * last (heads: outermost). */
+static UInt sort_unique(Range *r, UInt n, Bool keep_last)
+{
+	UInt i, k = 0;
+
+	VG_(ssort)(r, n, sizeof(Range), cmp_range);
+	for (i = 0; i < n; i++) {
+		if (k && r[k - 1].lo == r[i].lo) {
+			if (keep_last)
+				r[k - 1] = r[i];
+			continue;
+		}
+		r[k++] = r[i];
+	}
+	return k;
+}
+
+static void finish_module(LoopMod *m, UInt first_loop)
+{
+	UInt i, n = 0;
+
+	m->nblocks = sort_unique(m->blocks, m->nblocks, False);
+	m->heads = VG_(malloc)("witchspy.loopmap", (nloops - first_loop + 1) * sizeof(Range));
+	for (i = first_loop; i < nloops; i++) {
+		m->heads[n].lo = m->heads[n].hi = loops[i]->header;
+		m->heads[n++].loop = loops[i];
+	}
+	m->nheads = sort_unique(m->heads, n, True);
+	VG_(ssort)(m->funcs, m->nfuncs, sizeof(Range), cmp_range);
+}
+
+void loop_map_load(const HChar *path)
+{
+	HChar *buf = read_all(path), *p = buf, *line;
+	UInt lineno = 0, cap_mods = 0, cap_loops = 0, first_loop = 0;
+	LoopMod *m = NULL;
+	LoopDesc *cur = NULL;
+	Bool ended = False;
+
+	while (*p && !ended) {
+		HChar *nl = VG_(strchr)(p, '\n'), *kind;
+
+		line = p;
+		if (nl) {
+			*nl = 0;
+			p = nl + 1;
+		} else {
+			p += VG_(strlen)(p);
+		}
+		lineno++;
+		kind = field(&line);
+		if (!kind)
+			fail(path, lineno, "empty line");
+		if (lineno == 1) {
+			if (VG_(strcmp)(kind, "witch-loops") || VG_(strcmp)(line, "1"))
+				fail(path, lineno, "not a loop map of version 1");
+			continue;
+		}
+		if (!VG_(strcmp)(kind, "end")) {
+			ended = True;
+		} else if (!VG_(strcmp)(kind, "module")) {
+			if (m)
+				finish_module(m, first_loop);
+			if (!*line)
+				fail(path, lineno, "a module line needs a path");
+			mods = (LoopMod *)grow(mods, &cap_mods, nmods, sizeof(LoopMod));
+			m = &mods[nmods++];
+			VG_(memset)(m, 0, sizeof(*m));
+			m->path = VG_(strdup)("witchspy.loopmap", line);
+			if (core_unescape(m->path))
+				fail(path, lineno, "a module path with a bad %XX escape");
+			first_loop = nloops;
+			cur = NULL;
+		} else if (!VG_(strcmp)(kind, "f")) {
+			Addr lo, hi;
+
+			if (!m || !hex(field(&line), &lo) || !hex(field(&line), &hi) || *line || hi <= lo)
+				fail(path, lineno, "an f line is `f LO HI` after a module line");
+			m->funcs = (Range *)grow(m->funcs, &m->cap_funcs, m->nfuncs, sizeof(Range));
+			m->funcs[m->nfuncs++] = (Range){ lo, hi, NULL };
+		} else if (!VG_(strcmp)(kind, "loop")) {
+			Long id, parent, depth, first, last;
+			Addr header;
+			HChar *file;
+
+			if (!m || !dec(field(&line), &id) || !hex(field(&line), &header) ||
+			    !dec(field(&line), &parent) || !dec(field(&line), &depth) ||
+			    !dec(field(&line), &first) || !dec(field(&line), &last) ||
+			    !(file = field(&line)) || *line)
+				fail(path, lineno, "a loop line is `loop ID HEADER PARENT DEPTH FIRST LAST FILE`");
+			if (id != (Long)nloops || parent >= id || parent < -1 || depth < 0)
+				fail(path, lineno, "loop ids must count up from 0, parents come first");
+			if (parent >= 0 && parent < (Long)first_loop)
+				fail(path, lineno, "a loop's parent is in another module");
+			cur = VG_(calloc)("witchspy.loopmap", 1, sizeof(*cur));
+			cur->id = (UInt)id;
+			cur->header = header;
+			cur->parent = parent >= 0 ? loops[parent] : NULL;
+			cur->depth = (UInt)depth;
+			cur->first_line = (Int)first;
+			cur->last_line = (Int)last;
+			if (core_unescape(file))
+				fail(path, lineno, "a file name with a bad %XX escape");
+			cur->file = file;	/* stays in buf */
+			cur->mod = m;
+			loops = (LoopDesc **)grow(loops, &cap_loops, nloops, sizeof(*loops));
+			loops[nloops++] = cur;
+		} else if (!VG_(strcmp)(kind, "b")) {
+			Addr lo, hi;
+
+			if (!cur || !hex(field(&line), &lo) || !hex(field(&line), &hi) || *line || hi <= lo)
+				fail(path, lineno, "a b line is `b LO HI` after a loop line");
+			m->blocks = (Range *)grow(m->blocks, &m->cap_blocks, m->nblocks, sizeof(Range));
+			m->blocks[m->nblocks++] = (Range){ lo, hi, cur };
+		} else {
+			fail(path, lineno, "unknown line");
+		}
+	}
+	if (!ended)
+		fail(path, lineno, "no end line: the map is truncated");
+	if (m)
+		finish_module(m, first_loop);
+}
+
+UInt loop_map_count(void)
+{
+	return nloops;
+}
+
+LoopDesc *loop_map_loop(UInt id)
+{
+	return id < nloops ? loops[id] : NULL;
+}
+
+/* The range of r[0..n) holding off, or NULL. */
+static const Range *find(const Range *r, UInt n, Addr off)
+{
+	UInt lo = 0, hi = n;
+
+	while (lo < hi) {
+		UInt mid = (lo + hi) / 2;
+
+		if (r[mid].lo <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && off < r[lo - 1].hi ? &r[lo - 1] : NULL;
+}
+
+static const Range *find_exact(const Range *r, UInt n, Addr off)
+{
+	UInt lo = 0, hi = n;
+
+	while (lo < hi) {
+		UInt mid = (lo + hi) / 2;
+
+		if (r[mid].lo < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && r[lo].lo == off ? &r[lo] : NULL;
+}
+
+/* The map's module of the spy module m, looked up once. */
+static LoopMod *map_module(Int m)
+{
+	UInt i;
+
+	if (m < 0)
+		return NULL;
+	if (m >= nof_spy) {
+		Int n = m + 16;
+
+		of_spy = VG_(realloc)("witchspy.loopmap", of_spy, n * sizeof(*of_spy));
+		of_spy_known = VG_(realloc)("witchspy.loopmap", of_spy_known, n * sizeof(Bool));
+		VG_(memset)(of_spy_known + nof_spy, 0, (n - nof_spy) * sizeof(Bool));
+		nof_spy = n;
+	}
+	if (!of_spy_known[m]) {
+		of_spy[m] = NULL;
+		for (i = 0; i < nmods; i++)
+			if (!VG_(strcmp)(mods[i].path, spy_mods[m].path))
+				of_spy[m] = &mods[i];
+		of_spy_known[m] = True;
+	}
+	return of_spy[m];
+}
+
+LoopDesc *loop_map_inner(Addr pc)
+{
+	Int sm = spy_module_of(pc);
+	LoopMod *m = map_module(sm);
+	const Range *r;
+
+	if (!m)
+		return NULL;
+	r = find(m->blocks, m->nblocks, pc - spy_mods[sm].bias);
+	return r ? r->loop : NULL;
+}
+
+LoopPoint *loop_map_point(Addr pc, Bool first, LoopDesc *prev)
+{
+	Int sm = spy_module_of(pc);
+	LoopMod *m = map_module(sm);
+	const Range *r;
+	LoopDesc *inner, *head;
+	LoopPoint *p;
+	Addr off;
+	UInt h;
+
+	if (!m)
+		return NULL;
+	off = pc - spy_mods[sm].bias;
+	if (!find(m->funcs, m->nfuncs, off))
+		return NULL;	/* no loop of its function to begin or leave */
+	r = find(m->blocks, m->nblocks, off);
+	inner = r ? r->loop : NULL;
+	r = find_exact(m->heads, m->nheads, off);
+	head = r ? r->loop : NULL;
+	if (!first && !head && inner == prev)
+		return NULL;
+	h = (UInt)((pc * 0x9E3779B97F4A7C15ULL) >> (64 - POINT_BITS));
+	for (p = points[h]; p; p = p->next)
+		if (p->pc == pc)
+			return p;
+	p = VG_(calloc)("witchspy.looppoint", 1, sizeof(*p));
+	p->pc = pc;
+	p->inner = inner;
+	p->head = head;
+	p->next = points[h];
+	points[h] = p;
+	return p;
+}
