@@ -164,30 +164,6 @@ static void restore_env(const char *old_preload)
 	unsetenv(ENV_NO_FOLLOW);
 }
 
-/* The counting run's stdout and stderr go nowhere: the program spoke once. */
-static int launch_quietly(const char *path, char **argv, int *status)
-{
-	int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-	if (out < 0 || err < 0 || null < 0) {
-		close(out);
-		close(err);
-		close(null);
-		return fail("cannot redirect the counting run's output: %s", strerror(errno));
-	}
-	fflush(stdout);
-	fflush(stderr);
-	dup2(null, 1);
-	dup2(null, 2);
-	*status = launch_and_wait(path, argv, WHO);
-	dup2(out, 1);
-	dup2(err, 2);
-	close(out);
-	close(err);
-	close(null);
-	return *status < 0 ? fail("cannot run %s under Valgrind", path) : 0;
-}
-
 /* What the runs' profiles say. */
 static void read_runs(const char *dir, struct run *sampled, struct run *counted)
 {
@@ -314,7 +290,8 @@ int cmd_cpi(int argc, char **argv)
 
 	restore_env(old_preload);
 	t0 = now_s();
-	if (launch_quietly(valgrind, vargv, &counted.status))
+	counted.status = launch_quietly(valgrind, vargv, WHO);
+	if (counted.status < 0)
 		return 2;
 	counted.seconds = now_s() - t0;
 	vg_argv_free(vargv);

@@ -3,7 +3,9 @@
  * exhaustive DeadSpy/RedSpy/LoadSpy tool, and leave one profile per process
  * in the output directory. Slow (tens of times), exact: the ground truth
  * that `witch record`'s samples are compared with. The same tool finds
- * redundant computation by run-time value numbering (--tool=rvn).
+ * redundant computation by run-time value numbering (--tool=rvn), and
+ * loops whose iterations read again what earlier ones read (--tool=loop,
+ * Prometheus: two runs, the first finding the loops, spy_loop.h).
  *
  * Valgrind's messages stay in the output directory unless something went
  * wrong (valgrind.h). GLIBC_TUNABLES makes glibc pick the string routines it picks natively
@@ -23,6 +25,7 @@
 #include "cli/launch.h"
 #include "cli/number.h"
 #include "cli/outdir.h"
+#include "cli/spy_loop.h"
 #include "cli/target.h"
 #include "cli/tunables.h"
 #include "cli/oneline.h"
@@ -34,6 +37,14 @@
 /* A contract value in the usage text. */
 #define TEXT_(x) #x
 #define TEXT(x) TEXT_(x)
+/* --tool=loop's thresholds, Prometheus's: an iteration of 10 reads or more
+ * is data-intensive, redundant when 90% of them were read before; a loop
+ * is flagged when 80% of its data-intensive iterations are redundant. */
+#define LOOP_READS 10
+#define LOOP_RATIO 0.9
+#define LOOP_ITER_RATIO 0.8
+/* More reads than any iteration makes would flag nothing. */
+#define LOOP_READS_MAX 1000000000L
 
 static const char usage_text[] =
 	"usage: witch spy [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -42,24 +53,35 @@ static const char usage_text[] =
 	"(exhaustive, 10-50x slower), and writes one profile per process into the\n"
 	"output directory (earlier profiles there are replaced).\n"
 	"\n"
-	"  --tool=dead|silent|load|rvn\n"
+	"  --tool=dead|silent|load|rvn|loop\n"
 	"                           DeadSpy: stores overwritten unread (default);\n"
 	"                           RedSpy: stores writing the bytes already there;\n"
 	"                           LoadSpy: loads returning the bytes loaded before;\n"
 	"                           RVN: computations, loads and stores redundant\n"
-	"                           with earlier ones (run-time value numbering)\n"
+	"                           with earlier ones (run-time value numbering);\n"
+	"                           loop: loops whose iterations read the values\n"
+	"                           earlier iterations read (runs PROGRAM twice: a\n"
+	"                           counting run finds the loops, its output unshown)\n"
 	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
 	"  --history=N              rvn --by=value: compare with an instruction's last N\n"
 	"                           results (1 to " TEXT(RVN_HISTORY_MAX) ", default "
 	TEXT(RVN_HISTORY_DEFAULT) ")\n"
 	"  --burst=ON,OFF           rvn: judge ON million instructions, then run OFF\n"
 	"                           million unjudged, and again (the thesis: 100,1000)\n"
+	"  --thresholds=A,R,RI      loop: an iteration of A reads or more is data-\n"
+	"                           intensive, redundant when R of its reads were read\n"
+	"                           before; a loop is flagged when RI of its data-\n"
+	"                           intensive iterations are redundant (R, RI: 0.9 or\n"
+	"                           90%; default " TEXT(LOOP_READS) "," TEXT(LOOP_RATIO) ","
+	TEXT(LOOP_ITER_RATIO) ")\n"
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy,\n"
-	"                           witch-PROGRAM-rvn)\n"
+	"                           witch-PROGRAM-rvn, witch-PROGRAM-loop)\n"
 	"  --approx=X               relative tolerance for floating-point values\n"
 	"                           (silent, load; default 0.01, 0 compares exactly)\n"
 	"  --stack=keep|clear       keep (default, like witch record's watchpoints)\n"
 	"                           or forget the history of returned stack frames\n"
+	"  --no-follow              profile only PROGRAM's own process, not the\n"
+	"                           programs it runs (exec) or the children it forks\n"
 	"  -v, --verbose            show Valgrind's messages\n"
 	"  -q, --quiet              no summary line after the run\n";
 
@@ -74,6 +96,7 @@ static const struct spy_tool tools[] = {
 	{ "silent", "redspy" },
 	{ "load", "loadspy" },
 	{ "rvn", "rvn" },
+	{ "loop", "loop" },
 };
 
 struct spy_opts {
@@ -84,7 +107,10 @@ struct spy_opts {
 	const char *by;		/* rvn: "symbol" (default) or "value"; others: NULL */
 	long history;		/* rvn --by=value: 0 when not given */
 	long burst_on, burst_off;	/* rvn --burst, millions of instructions; 0: none */
-	int verbose, quiet;
+	const char *thresholds;	/* --thresholds as given, NULL: none */
+	long reads;		/* loop: A, R and RI of --thresholds */
+	double ratio, iter_ratio;
+	int no_follow, verbose, quiet;
 };
 
 /* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
@@ -115,18 +141,63 @@ static int parse_burst(const char *v, struct spy_opts *o)
 	return 0;
 }
 
+/* A share of --thresholds: 0.9 or 90%, above 0 and at most 1. */
+static int parse_share(const char *s, size_t n, double *out)
+{
+	char buf[64], *end;
+	int percent;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	percent = buf[n - 1] == '%';
+	if (percent)
+		buf[--n] = 0;
+	/* Digits and a point only: no sign, spaces, exponent, inf or nan. */
+	if (!n || strspn(buf, "0123456789.") != n)
+		return -1;
+	errno = 0;
+	*out = strtod(buf, &end);
+	if (*end || errno)
+		return -1;
+	if (percent)
+		*out /= 100;
+	return *out > 0 && *out <= 1 ? 0 : -1;
+}
+
+/* --thresholds=A,R,RI */
+static int parse_thresholds(const char *v, struct spy_opts *o)
+{
+	const char *c1 = strchr(v, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+	char reads[32];
+
+	if (!c2 || (size_t)(c1 - v) >= sizeof(reads))
+		return -1;
+	memcpy(reads, v, (size_t)(c1 - v));
+	reads[c1 - v] = 0;
+	if (cli_long(reads, 1, LOOP_READS_MAX, &o->reads) ||
+	    parse_share(c1 + 1, (size_t)(c2 - c1 - 1), &o->ratio) ||
+	    parse_share(c2 + 1, strlen(c2 + 1), &o->iter_ratio))
+		return -1;
+	o->thresholds = v;
+	return 0;
+}
+
 /* The options that belong to one tool, checked once all are known. */
 static int check_tool_options(const struct spy_opts *o, const char *tool)
 {
 	if (!o->tool)
-		return fail("unknown tool '%s'; use --tool=dead, --tool=silent, --tool=load or "
-			    "--tool=rvn", tool);
+		return fail("unknown tool '%s'; use --tool=dead, --tool=silent, --tool=load, "
+			    "--tool=rvn or --tool=loop", tool);
 	if (o->by && strcmp(o->tool->name, "rvn"))
 		return fail("--by=%s applies to --tool=rvn, not --tool=%s", o->by, o->tool->name);
 	if (o->history && (!o->by || strcmp(o->by, "value")))
 		return fail("--history=%ld applies to --tool=rvn --by=value only", o->history);
 	if (o->burst_on && strcmp(o->tool->name, "rvn"))
 		return fail("--burst applies to --tool=rvn, not --tool=%s", o->tool->name);
+	if (o->thresholds && strcmp(o->tool->name, "loop"))
+		return fail("--thresholds applies to --tool=loop, not --tool=%s", o->tool->name);
 	return 0;
 }
 
@@ -140,18 +211,27 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "by", required_argument, NULL, 'b' },
 		{ "history", required_argument, NULL, 'H' },
 		{ "burst", required_argument, NULL, 'B' },
+		{ "thresholds", required_argument, NULL, 'T' },
+		{ "no-follow", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct cli_optval vals[] = { CLI_OPTVAL_OUTPUT, { 0, NULL } };
+	static const struct cli_optval vals[] = {
+		CLI_OPTVAL_OUTPUT,
+		{ 'T', "three thresholds (--thresholds=A,R,RI)" },
+		{ 0, NULL },
+	};
 	const char *tool = "dead";
 	char *end;
 	double x;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->reads = LOOP_READS;
+	o->ratio = LOOP_RATIO;
+	o->iter_ratio = LOOP_ITER_RATIO;
 	opterr = 0;
 	/* "+": stop at the program name, its options are its own. */
 	while ((c = getopt_long(argc, argv, "+o:vqh", longopts, NULL)) != -1) {
@@ -191,6 +271,16 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 				return fail("--burst=%s is not ON,OFF; give two whole numbers of millions "
 					    "of instructions from 1 to %d, as --burst=100,1000", optarg,
 					    RVN_BURST_MAX);
+			break;
+		case 'T':
+			if (parse_thresholds(optarg, o) < 0)
+				return fail("--thresholds=%s is not A,R,RI; give a whole number of reads "
+					    "(1 or more) and two shares above 0 and at most 1 (0.9 or 90%%), "
+					    "as --thresholds=" TEXT(LOOP_READS) "," TEXT(LOOP_RATIO) ","
+					    TEXT(LOOP_ITER_RATIO), optarg);
+			break;
+		case 'F':
+			o->no_follow = 1;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -245,9 +335,11 @@ static int check_target(const char *path, char *err, size_t errlen)
 int cmd_spy(int argc, char **argv)
 {
 	char path[PATH_MAX], err[1024], outdir[PATH_MAX], defdir[PATH_MAX], valgrind[PATH_MAX];
-	char a_tool[64], a_approx[64], a_history[64], a_burst[64];
-	/* The tool, --approx, --stack, --by, --history, --burst and the end. */
-	const char *opts[7] = { a_tool, NULL, NULL, NULL, NULL, NULL, NULL };
+	char a_tool[64], a_approx[64], a_history[64], a_burst[64], a_thresholds[128];
+	char map[PATH_MAX], a_loops[PATH_MAX + 32];
+	/* The tool, --approx, --stack, --by, --history, --burst, the loop map,
+	 * the thresholds and the end. */
+	const char *opts[9] = { a_tool, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	char **vargv;
 	struct spy_opts o;
 	const char *base;
@@ -273,6 +365,13 @@ int cmd_spy(int argc, char **argv)
 		return rc;
 	/* The same glibc routines as `witch record` runs natively. */
 	set_glibc_tunables();
+	if (!strcmp(o.tool->name, "loop")) {
+		struct spy_loop_run r = { WHO, valgrind, outdir, o.no_follow, path, argc, argv };
+
+		rc = spy_loop_find(&r, map, sizeof(map));
+		if (rc)
+			return rc;
+	}
 
 	snprintf(a_tool, sizeof(a_tool), "--witch-tool=%s", o.tool->name);
 	if (o.approx) {
@@ -291,7 +390,15 @@ int cmd_spy(int argc, char **argv)
 		snprintf(a_burst, sizeof(a_burst), "--witch-burst=%ld,%ld", o.burst_on, o.burst_off);
 		opts[n++] = a_burst;
 	}
-	vargv = vg_argv(opts, outdir, 0, o.verbose, path, argc, argv);
+	if (!strcmp(o.tool->name, "loop")) {
+		/* Shares as decimals ("90%" is 0.9): the tool reads no percent. */
+		snprintf(a_loops, sizeof(a_loops), "--witch-loops=%s", map);
+		snprintf(a_thresholds, sizeof(a_thresholds), "--witch-thresholds=%ld,%.15g,%.15g",
+			 o.reads, o.ratio, o.iter_ratio);
+		opts[n++] = a_loops;
+		opts[n++] = a_thresholds;
+	}
+	vargv = vg_argv(opts, outdir, o.no_follow, o.verbose, path, argc, argv);
 	if (!vargv)
 		return fail("out of memory");
 	status = launch_and_wait(valgrind, vargv, WHO);

@@ -65,6 +65,30 @@ int launch_and_wait(const char *path, char **argv, const char *who)
 	return status;
 }
 
+int launch_quietly(const char *path, char **argv, const char *who)
+{
+	int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC), status;
+
+	if (out < 0 || err < 0 || null < 0) {
+		close(out);
+		close(err);
+		close(null);
+		return cli_fail(who, -1, "cannot redirect the counting run's output: %s",
+				strerror(errno));
+	}
+	fflush(stdout);
+	fflush(stderr);
+	dup2(null, 1);
+	dup2(null, 2);
+	status = launch_and_wait(path, argv, who);
+	dup2(out, 1);
+	dup2(err, 2);
+	close(out);
+	close(err);
+	close(null);
+	return status < 0 ? cli_fail(who, -1, "cannot run %s under Valgrind", path) : status;
+}
+
 void exit_like(int status)
 {
 	if (WIFSIGNALED(status)) {

@@ -425,7 +425,7 @@ int cpi_load(struct cpi *c, char *const *paths, int npaths, char *err, size_t er
 			ret = load_file(c, &raw, &seen, paths[i], err, errlen);
 	}
 	wr_map_free(&seen);
-	if (!ret && !c->sampled.processes)
+	if (!ret && !c->sampled.processes && !c->counts_only)
 		ret = rp_error(err, errlen, "%s has no profile of witch cpi's sampled run (tool time): "
 			    "was witch cpi stopped in its first run? run it again", paths[0]);
 	else if (!ret && !c->counted.processes)
