@@ -37,14 +37,6 @@
 /* A contract value in the usage text. */
 #define TEXT_(x) #x
 #define TEXT(x) TEXT_(x)
-/* --tool=loop's thresholds, Prometheus's: an iteration of 10 reads or more
- * is data-intensive, redundant when 90% of them were read before; a loop
- * is flagged when 80% of its data-intensive iterations are redundant. */
-#define LOOP_READS 10
-#define LOOP_RATIO 0.9
-#define LOOP_ITER_RATIO 0.8
-/* More reads than any iteration makes would flag nothing. */
-#define LOOP_READS_MAX 1000000000L
 
 static const char usage_text[] =
 	"usage: witch spy [OPTIONS] [--] PROGRAM [ARGS...]\n"
@@ -72,8 +64,8 @@ static const char usage_text[] =
 	"                           intensive, redundant when R of its reads were read\n"
 	"                           before; a loop is flagged when RI of its data-\n"
 	"                           intensive iterations are redundant (R, RI: 0.9 or\n"
-	"                           90%; default " TEXT(LOOP_READS) "," TEXT(LOOP_RATIO) ","
-	TEXT(LOOP_ITER_RATIO) ")\n"
+	"                           90%; default " TEXT(LOOP_A_DEFAULT) "," TEXT(LOOP_R_DEFAULT) ","
+	TEXT(LOOP_RI_DEFAULT) ")\n"
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy,\n"
 	"                           witch-PROGRAM-rvn, witch-PROGRAM-loop)\n"
 	"  --approx=X               relative tolerance for floating-point values\n"
@@ -176,7 +168,7 @@ static int parse_thresholds(const char *v, struct spy_opts *o)
 		return -1;
 	memcpy(reads, v, (size_t)(c1 - v));
 	reads[c1 - v] = 0;
-	if (cli_long(reads, 1, LOOP_READS_MAX, &o->reads) ||
+	if (cli_long(reads, 1, LOOP_A_MAX, &o->reads) ||
 	    parse_share(c1 + 1, (size_t)(c2 - c1 - 1), &o->ratio) ||
 	    parse_share(c2 + 1, strlen(c2 + 1), &o->iter_ratio))
 		return -1;
@@ -229,9 +221,9 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->reads = LOOP_READS;
-	o->ratio = LOOP_RATIO;
-	o->iter_ratio = LOOP_ITER_RATIO;
+	o->reads = LOOP_A_DEFAULT;
+	o->ratio = LOOP_R_DEFAULT;
+	o->iter_ratio = LOOP_RI_DEFAULT;
 	opterr = 0;
 	/* "+": stop at the program name, its options are its own. */
 	while ((c = getopt_long(argc, argv, "+o:vqh", longopts, NULL)) != -1) {
@@ -276,8 +268,8 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			if (parse_thresholds(optarg, o) < 0)
 				return fail("--thresholds=%s is not A,R,RI; give a whole number of reads "
 					    "(1 or more) and two shares above 0 and at most 1 (0.9 or 90%%), "
-					    "as --thresholds=" TEXT(LOOP_READS) "," TEXT(LOOP_RATIO) ","
-					    TEXT(LOOP_ITER_RATIO), optarg);
+					    "as --thresholds=" TEXT(LOOP_A_DEFAULT) "," TEXT(LOOP_R_DEFAULT) ","
+					    TEXT(LOOP_RI_DEFAULT), optarg);
 			break;
 		case 'F':
 			o->no_follow = 1;

@@ -41,6 +41,8 @@
 #define LOOP_A_DEFAULT 10
 #define LOOP_R_DEFAULT 0.9
 #define LOOP_RI_DEFAULT 0.8
+/* More reads than any iteration makes would flag nothing. */
+#define LOOP_A_MAX 1000000000L
 /* Loops active at once in one thread (nesting and recursion); deeper
  * invocations are counted in the stat loops_untracked only. */
 #define LOOP_MAX_ACTIVE 64

@@ -90,7 +90,7 @@ static Bool process_option(const HChar *arg)
 		double r = *end == ',' ? VG_(strtod)(end + 1, &end) : -1;
 		double ri = *end == ',' ? VG_(strtod)(end + 1, &end) : -1;
 
-		if (*end || a < 1 || a > 1000000000 || !(r > 0 && r <= 1) || !(ri > 0 && ri <= 1))
+		if (*end || a < 1 || a > LOOP_A_MAX || !(r > 0 && r <= 1) || !(ri > 0 && ri <= 1))
 			VG_(fmsg_bad_option)(arg, "give A,R,RI: reads (1 or more), then two shares in (0, 1]\n");
 		loop_a = (UInt)a;
 		loop_r = r;
