@@ -45,9 +45,9 @@
 #define LOOP_A_MAX 1000000000L
 /* Loops active at once in one thread (nesting and recursion); deeper
  * invocations are counted in the stat loops_untracked only. */
-#define LOOP_MAX_ACTIVE 64
-/* Slots of a thread's read set (40 bytes each), half of them usable. */
-#define LOOP_READS_MAX (1u << 21)
+#define LOOP_MAX_ACTIVE 32
+/* Slots of a thread's read set (24 bytes each), half of them usable. */
+#define LOOP_READS_MAX (1u << 19)
 
 /* --- both runtimes ------------------------------------------------------ */
 

@@ -102,6 +102,7 @@ const LoopRec *loop_thread_rec(const struct SpyThread *t, UInt node);
 
 typedef struct {
 	ULong reads, reads_in_loops, reads_untracked, loops_untracked;
+	ULong read_sets_truncated;	/* activations whose read set stopped growing */
 } LoopStats;
 extern LoopStats loop_st;
 

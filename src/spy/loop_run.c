@@ -54,14 +54,14 @@ typedef struct {
 	ULong reads, redundant;	/* in this iteration */
 } LoopAct;
 
-/* A pair read while loops were active; empty when epoch is not the
- * table's. */
+/* A pair read while loops were active, by a 64-bit fingerprint of its
+ * address, size and value (two pairs of a table share one with a
+ * chance of about 2^-40); empty when epoch is not the table's. */
 typedef struct {
-	Addr a;
-	ULong v;
+	ULong key;
 	ULong last;		/* clock of its last read */
-	ULong red;		/* bit k: that read was redundant for activation k */
-	UInt size, epoch;
+	UInt red;		/* bit k: that read was redundant for activation k */
+	UInt epoch;
 } ReadEnt;
 
 #define READS_MIN 1024u
@@ -72,7 +72,9 @@ typedef struct LoopThread {
 	ULong now;
 	ReadEnt *tab;
 	UInt mask, live, epoch;
-	Bool full;		/* at LOOP_READS_MAX: no new pairs until no loop is active */
+	UInt floor;		/* activations below it stopped adding to the set */
+	UInt full;		/* not 0: not even activation full - 1 fits, no new
+				   pairs until it ends */
 	LoopRec *recs;
 	UInt nrecs, cap_recs;
 	UInt *rec_hash;		/* node -> record index + 1 */
@@ -186,6 +188,10 @@ static void close_iteration(LoopThread *lt, LoopAct *a)
 static void end_top(LoopThread *lt)
 {
 	close_iteration(lt, &lt->act[--lt->n]);
+	if (lt->full > lt->n)
+		lt->full = 0;
+	if (lt->floor > lt->n)
+		lt->floor = lt->n;
 	if (lt->n)
 		return;
 	/* Nothing active: every pair read so far is history. */
@@ -267,20 +273,32 @@ void loop_frames_popped(SpyThread *t)
 
 /* ---- the read set ---- */
 
-static UInt read_hash(Addr a, UInt size, ULong v)
+static ULong fmix(ULong h)
 {
-	ULong h = (a ^ (v * 0xC2B2AE3D27D4EB4FULL) ^ size) * 0x9E3779B97F4A7C15ULL;
-
-	return (UInt)(h >> 32);
+	h ^= h >> 33;
+	h *= 0xFF51AFD7ED558CCDULL;
+	h ^= h >> 33;
+	h *= 0xC4CEB9FE1A85EC53ULL;
+	return h ^ (h >> 33);
 }
 
-/* Keep the entries some activation can still be asked about, in a table
- * of mask + 1 slots. */
+static ULong read_key(Addr a, UInt size, ULong v)
+{
+	return fmix(a * 0x9E3779B97F4A7C15ULL ^ fmix(v ^ ((ULong)size << 58)));
+}
+
+static UInt slot_of_key(ULong key, UInt mask)
+{
+	return (UInt)(key >> 24) & mask;
+}
+
+/* Keep, in a table of mask + 1 slots, the entries that an activation
+ * from lt->floor up can still be asked about. */
 static void rehash(LoopThread *lt, UInt mask)
 {
 	ReadEnt *old = lt->tab;
 	UInt i, h, n = lt->mask + 1;
-	ULong oldest = lt->n ? lt->act[0].inv_start : ~0ULL;
+	ULong oldest = lt->floor < lt->n ? lt->act[lt->floor].inv_start : ~0ULL;
 
 	lt->tab = VG_(calloc)("witchspy.loopreads", mask + 1, sizeof(ReadEnt));
 	lt->mask = mask;
@@ -290,8 +308,7 @@ static void rehash(LoopThread *lt, UInt mask)
 
 		if (e->epoch != lt->epoch || e->last < oldest)
 			continue;
-		for (h = read_hash(e->a, e->size, e->v) & mask; lt->tab[h].epoch == lt->epoch;
-		     h = (h + 1) & mask)
+		for (h = slot_of_key(e->key, mask); lt->tab[h].epoch == lt->epoch; h = (h + 1) & mask)
 			;
 		lt->tab[h] = *e;
 		lt->live++;
@@ -299,47 +316,61 @@ static void rehash(LoopThread *lt, UInt mask)
 	VG_(free)(old);
 }
 
-/* The entry of (a, size, v), *found telling whether it was there; NULL
- * when it was not and the table is full. */
-static ReadEnt *entry(LoopThread *lt, Addr a, UInt size, ULong v, Bool *found)
+/*
+ * Room for one more pair. Below the limit the table doubles. At it, the
+ * outermost activations' read sets stop growing, one after the other,
+ * until the pairs the others need fill a quarter of it: an outer loop
+ * that runs for the whole program must not blind its inner loops. When
+ * the innermost alone fills that much, no pair is added until it ends.
+ */
+static Bool make_room(LoopThread *lt)
+{
+	UInt slots = lt->mask + 1;
+
+	if (2 * (lt->live + 1) <= slots)
+		return True;
+	if (lt->full)
+		return False;
+	if (slots < LOOP_READS_MAX) {
+		rehash(lt, 2 * slots - 1);
+		return True;
+	}
+	rehash(lt, slots - 1);
+	while (4 * lt->live > slots && lt->floor + 1 < lt->n) {
+		lt->floor++;
+		loop_st.read_sets_truncated++;
+		rehash(lt, slots - 1);
+	}
+	lt->full = 4 * lt->live > slots ? lt->n : 0;
+	return !lt->full;
+}
+
+/* The entry of key, *found telling whether it was there; NULL when it
+ * was not and there is no room for it. */
+static ReadEnt *entry(LoopThread *lt, ULong key, Bool *found)
 {
 	UInt h;
 	ReadEnt *e;
 
-	for (h = read_hash(a, size, v) & lt->mask;; h = (h + 1) & lt->mask) {
+	for (h = slot_of_key(key, lt->mask);; h = (h + 1) & lt->mask) {
 		e = &lt->tab[h];
 		if (e->epoch != lt->epoch)
 			break;
-		if (e->a == a && e->v == v && e->size == size) {
+		if (e->key == key) {
 			*found = True;
 			return e;
 		}
 	}
 	*found = False;
 	if (2 * (lt->live + 1) > lt->mask + 1) {
-		UInt slots = lt->mask + 1;
-
-		if (lt->full)
+		if (!make_room(lt))
 			return NULL;
-		if (slots < LOOP_READS_MAX) {
-			rehash(lt, 2 * slots - 1);
-		} else {
-			/* At the limit: keep what is still alive; stop when that is
-			 * most of it, rather than compact at every new pair. */
-			rehash(lt, slots - 1);
-			if (4 * lt->live > slots) {
-				lt->full = True;
-				return NULL;
-			}
-		}
-		for (h = read_hash(a, size, v) & lt->mask; lt->tab[h].epoch == lt->epoch;
+		for (h = slot_of_key(key, lt->mask); lt->tab[h].epoch == lt->epoch;
 		     h = (h + 1) & lt->mask)
 			;
 		e = &lt->tab[h];
 	}
-	e->a = a;
-	e->v = v;
-	e->size = size;
+	e->key = key;
 	e->epoch = lt->epoch;
 	lt->live++;
 	return e;
@@ -349,7 +380,8 @@ static void judge(Addr a, UInt size, ULong v, SpySite *site)
 {
 	SpyThread *t = spy_cur;
 	LoopThread *lt = t->loop;
-	ULong now, last = 0, old = 0, red = 0;
+	ULong now, last = 0;
+	UInt old = 0, red = 0;
 	Int k;
 	Bool found, claimed = False;
 	ReadEnt *e;
@@ -358,7 +390,7 @@ static void judge(Addr a, UInt size, ULong v, SpySite *site)
 		return;
 	loop_st.reads_in_loops++;
 	now = ++lt->now;
-	e = entry(lt, a, size, v, &found);
+	e = entry(lt, read_key(a, size, v), &found);
 	if (found) {
 		last = e->last;
 		old = e->red;
@@ -370,7 +402,7 @@ static void judge(Addr a, UInt size, ULong v, SpySite *site)
 		x->reads++;
 		if (last >= x->iter_start ? !((old >> k) & 1) : last < x->inv_start)
 			continue;
-		red |= 1ULL << k;
+		red |= 1u << k;
 		if (!claimed) {
 			x->redundant++;
 			spy_pair(&t->pairs, rec->node, spy_site_handle(site))->count++;
