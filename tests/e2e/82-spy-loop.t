@@ -1,0 +1,98 @@
+#!/bin/sh
+# witch spy --tool=loop finds loops whose iterations re-read what earlier
+# iterations read (Prometheus): exact invocations and iterations of loops
+# with known trip counts (tests/progs/loop_trips.c); Prometheus's first
+# bug, a scan of one list for each value of another, flagged, and its
+# fixed version not; an outer repetition of the whole scan not flagged
+# for the scan's redundancy; read sets per thread; a forked child's own
+# profile; a read set too large for its table said so.
+. "$(dirname "$0")/lib.sh"
+
+# loop DIR PROG ARGS...: witch spy --tool=loop into DIR, its JSON in DIR.json
+loop() {
+	d=$1 p=$2
+	shift 2
+	"$WITCH" spy --quiet --tool=loop -o "$d" -- "$PROGS/$p" "$@" >"$d.out"
+	ok $? "witch spy --tool=loop $p $*"
+	is "$(cat "$d.out")" "$("$PROGS/$p" "$@")" "$p $*: the output passes through"
+	"$WITCH" report --format=json "$d" >"$d.json"
+}
+marked() { line_of "$TOP/tests/progs/$1.c" "loop: $2"; }
+# at JSON PROG MARK FIELD: FIELD summed over the contexts of the loop
+# that begins on PROG's line marked MARK
+at() {
+	jq --arg f "$2.c" --argjson l "$(marked "$2" "$3")" \
+		"[.loops[] | select((.file // \"\" | endswith(\$f)) and .first_line == \$l) | .$4] | add // 0" "$1"
+}
+# flagged JSON PROG MARK: true when any context of that loop is flagged
+flagged() {
+	jq --arg f "$2.c" --argjson l "$(marked "$2" "$3")" \
+		'[.loops[] | select((.file // "" | endswith($f)) and .first_line == $l) | .flagged] | any' "$1"
+}
+
+# Exact counts.
+loop "$TMP/trips" loop_trips
+counts() { echo "$(at "$TMP/trips.json" loop_trips "$1" invocations) $(at "$TMP/trips.json" loop_trips "$1" iterations)"; }
+is "$(counts outer)" "3 21" "nested loops: the outer one, 3 calls of 7 iterations"
+is "$(counts inner)" "21 105" "nested loops: the inner one, 21 invocations of 5"
+is "$(counts caller)" "1 4" "a loop calling a function"
+is "$(counts callee)" "4 24" "... whose own loop runs 6 times per call"
+is "$(counts once)" "1 1" "a loop of one iteration"
+is "$(counts rec)" "15 30" "a loop in a recursive function: every instance counted"
+is "$(counts calls)" "1 3" "main's loop"
+is "$(jq '[.loops[] | select(.file // "" | endswith("loop_trips.c")) | select(.first_line == '"$(marked loop_trips inner)"') | .parent.first_line] | unique | .[0]' "$TMP/trips.json")" \
+	"$(marked loop_trips outer)" "the inner loop is nested in the outer one"
+is "$(jq -r '[.loops[] | select(.first_line == '"$(marked loop_trips callee)"' and (.file // "" | endswith("loop_trips.c"))) | .context | map(.function) | join(" ")][0]' "$TMP/trips.json")" \
+	"main caller callee" "the callee's loop in its calling context"
+
+# Prometheus's first bug, and its fix.
+loop "$TMP/bad" loop_scan bad 2000 500
+loop "$TMP/fixed" loop_scan fixed 2000 500
+is "$(flagged "$TMP/bad.json" loop_scan bug)" true "the scan for each wanted value is flagged"
+ratio=$(at "$TMP/bad.json" loop_scan bug ratio)
+diag "bad: ratio $ratio, $(at "$TMP/bad.json" loop_scan bug redundant_reads) of $(at "$TMP/bad.json" loop_scan bug reads) reads redundant"
+within "$ratio" 0.95 1 "nearly all its data-intensive iterations are redundant"
+line=$(jq -r '[.loops[] | select(.first_line == '"$(marked loop_scan bug)"' and (.file // "" | endswith("loop_scan.c"))) | .top_reads[0].line][0]' "$TMP/bad.json")
+is "$line" "$(($(marked loop_scan bug) + 2))" "its top redundant load is the haystack's, two lines below"
+is "$(jq '[.loops[] | select(.file // "" | endswith("loop_scan.c")) | .flagged] | any' "$TMP/fixed.json")" false \
+	"the fixed version has no flagged loop"
+is "$(jq '.loops[0].flagged' "$TMP/bad.json")" true "flagged loops come first"
+
+# A repetition of the whole scan: the scan is still flagged, the
+# repetition is not (its iterations repeat a flagged loop's reads).
+loop "$TMP/rep" loop_scan bad 2000 500 4
+is "$(flagged "$TMP/rep.json" loop_scan bug)" true "repeated: the scan is flagged"
+is "$(flagged "$TMP/rep.json" loop_scan repeat)" false "the repetition around it is not"
+is "$(at "$TMP/rep.json" loop_scan repeat iterations)" 4 "the repetition's 4 iterations"
+
+# Per thread: each thread's scan is flagged; one pass over a table that
+# the other thread read too is not re-reading.
+loop "$TMP/thr" loop_threads threads
+is "$(jq '[.loops[] | select(.first_line == '"$(marked loop_threads scan)"' and (.file // "" | endswith("loop_threads.c")))] | length' "$TMP/thr.json")" 1 \
+	"both threads' scans: one loop in one context"
+is "$(at "$TMP/thr.json" loop_threads scan invocations)" 2 "... invoked once per thread"
+is "$(flagged "$TMP/thr.json" loop_threads scan)" true "... flagged"
+is "$(at "$TMP/thr.json" loop_threads once redundant_reads)" 0 "a single pass per thread re-reads nothing"
+
+# A forked child writes its own profile, with its own loops.
+loop "$TMP/fork" loop_threads fork
+is "$(ls "$TMP/fork"/*.witch | wc -l)" 2 "parent and child: two profiles"
+n=0
+for f in "$TMP/fork"/*.witch; do
+	"$WITCH" report --format=json "$f" >"$f.json"
+	[ "$(flagged "$f.json" loop_threads scan)" = true ] && n=$((n + 1))
+done
+is "$n" 1 "the child's scan is flagged in its profile only"
+
+# A loop reading more pairs than the read set holds: said so.
+loop "$TMP/big" loop_scan bad 400000 3
+within "$(json "$TMP/big.json" '.totals.reads_untracked')" 1 1e12 "a read set past its limit stops growing"
+like "$("$WITCH" report "$TMP/big")" "not tracked" "and the report says so"
+
+# witchspy itself refuses the loop tool without a map.
+VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind --tool=witchspy --witch-tool=loop /bin/true \
+	>/dev/null 2>"$TMP/nomap.err"
+ok $((! $?)) "witchspy --witch-tool=loop without --witch-loops fails"
+like "$(cat "$TMP/nomap.err")" "needs --witch-loops" "... and says what it needs"
+
+done_testing
