@@ -10,6 +10,7 @@
 #include "report/causal_profile.h"
 #include "report/causal_render.h"
 #include "report/cpi.h"
+#include "report/loop.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -52,8 +53,9 @@ static void help(void)
 	       "  --format=coz        causal profiles only: coz's profile.coz format,\n"
 	       "                      for coz's viewer\n"
 	       "  --top=N             show the N pairs (causal: lines) with the most\n"
-	       "                      waste (impact), or (cpi) N rows of each table;\n"
-	       "                      default 10, 0 shows all\n"
+	       "                      waste (impact), (cpi) N rows of each table, or\n"
+	       "                      (spy --tool=loop) N loops; default 10 (JSON of\n"
+	       "                      cpi and loop profiles: all), 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
 	       "  --function=NAME     witch cpi profiles: one function, its loops, lines, blocks and\n"
 	       "                      instructions; NAME as the report shows it (img::Buf::fill(long)\n"
@@ -183,6 +185,19 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 	return 0;
 }
 
+/* Tool loop: its loops rather than pairs (report/loop.h). JSON is for
+ * tools: every loop unless --top says otherwise, as for witch cpi. */
+static int render_loops(const struct report_opts *o, struct wr_report *r,
+			struct wr_symbolizer *s)
+{
+	size_t top = o->format == FORMAT_JSON && !o->top_given ? 0 : o->top;
+
+	if (wr_loop_sym_shown(s, r, top))
+		return -1;
+	return o->format == FORMAT_JSON ? wr_loop_render_json(stdout, r, s, top)
+					: wr_loop_render_text(stdout, r, s, top);
+}
+
 static int render(const struct report_opts *o, struct wr_report *r)
 {
 	struct wr_symbolizer *s = wr_sym_new(r, stderr);
@@ -191,8 +206,9 @@ static int render(const struct report_opts *o, struct wr_report *r)
 	if (!s)
 		return fail("out of memory");
 	/* Warnings about missing or changed modules before the report. */
-	ret = wr_sym_ranked(s, o->top);
-	if (!ret && o->format == FORMAT_JSON)
+	if (r->loops)
+		ret = render_loops(o, r, s);
+	else if (!(ret = wr_sym_ranked(s, o->top)) && o->format == FORMAT_JSON)
 		ret = wr_render_json(stdout, r, s, o->top);
 	else if (!ret)
 		ret = wr_render_text(stdout, r, s, o->top);

@@ -25,7 +25,7 @@
 
 #define MAGIC		"WITCH-PROFILE"
 #define MAGIC_LEN	(sizeof(MAGIC) - 1)
-#define MAX_FIELDS	7
+#define MAX_FIELDS	9
 #define MAX_STAT_NAME	64
 #define MAX_BUILD_ID	128	/* hex digits; build-ids are 20 bytes in practice */
 #define CORRUPT		"the profile is corrupt; re-run the witch command that wrote it"
@@ -33,7 +33,8 @@
 			"killed while writing; re-run the witch command that wrote it"
 
 static const char *const known_tools[] = {
-	"dead", "silent", "load", "deadspy", "redspy", "loadspy", "time", "count", "rvn", NULL
+	"dead", "silent", "load", "deadspy", "redspy", "loadspy", "time", "count", "rvn",
+	"loop", NULL
 };
 static const char *const known_sources[] = {
 	"timer", "pmu", "exhaustive", NULL
@@ -48,6 +49,9 @@ const char *const wp_rvn_stats[WP_RVN_KINDS][2] = {
 	{ "stores", "redundant_stores" },
 };
 const char wp_rvn_kinds[WP_RVN_KINDS] = { 'c', 'l', 's' };
+const char *const wp_loop_stats[WP_LOOP_STATS] = {
+	"reads", "reads_in_loops", "reads_untracked", "loops_untracked", "loops",
+};
 
 enum header {
 	H_TOOL, H_SOURCE, H_RATE_HZ, H_PERIOD, H_REGISTERS, H_PID,
@@ -56,6 +60,7 @@ enum header {
 	H_SPREAD = H_OPTIONAL,
 	H_REACH,
 	H_BY,
+	H_THRESHOLDS,
 	H_COUNT
 };
 
@@ -80,6 +85,10 @@ struct parser {
 	size_t by_lineno;	/* the by line, 0 if none */
 	size_t p_lineno;	/* the first p line, 0 if none */
 	size_t r_lineno;	/* the first r line, 0 if none */
+	size_t thresholds_lineno;	/* tool loop: the thresholds line, 0 if none */
+	size_t loop_lineno;	/* the first loop, l or x line, 0 if none */
+	int loops_sealed;	/* loop lines sorted and checked (seal_loops) */
+	size_t cap_loops, cap_loop_recs, cap_loop_reads;
 };
 
 struct keyword {
@@ -319,7 +328,7 @@ static int parse_tool(struct parser *ps, char **f, const struct keyword *kw)
 	(void)kw;
 	if (one_of(f[1], known_tools, &ps->p->tool))
 		return fail(ps, "unknown tool '%s' (this witch knows dead, "
-			    "silent, load, deadspy, redspy, loadspy, time, count, rvn)",
+			    "silent, load, deadspy, redspy, loadspy, time, count, rvn, loop)",
 			    quote(ps, f[1]));
 	return 0;
 }
@@ -503,6 +512,8 @@ static int parse_stat(struct parser *ps, char **f, const struct keyword *kw)
 	return 0;
 }
 
+static int seal_loops(struct parser *ps);
+
 static int parse_thread(struct parser *ps, char **f, const struct keyword *kw)
 {
 	struct wp_profile *p = ps->p;
@@ -510,6 +521,8 @@ static int parse_thread(struct parser *ps, char **f, const struct keyword *kw)
 	uint64_t tid, nodes, pairs, left;
 
 	(void)kw;
+	if (seal_loops(ps))
+		return -1;
 	if (number(ps, f[1], &tid, "thread id") ||
 	    number(ps, f[2], &nodes, "node count") ||
 	    number(ps, f[3], &pairs, "pair count"))
@@ -534,13 +547,15 @@ static int parse_thread(struct parser *ps, char **f, const struct keyword *kw)
 	t->nnodes = (uint32_t)nodes;
 	t->npairs = (uint32_t)pairs;
 	t->nodes = calloc(nodes ? nodes : 1, sizeof(*t->nodes));
-	t->pairs = calloc(pairs ? pairs : 1, sizeof(*t->pairs));
-	if (!t->nodes || !t->pairs)
+	if (!t->nodes)
 		return fail_file(ps, "could not be read: out of memory");
+	/* Pairs are allocated at the first p or r line: tool loop's
+	 * records are l and x lines instead. */
 	ps->cur = t;
 	ps->cur_lineno = ps->lineno;
 	ps->cur_nodes = 0;
 	ps->cur_pairs = 0;
+	ps->cap_loop_recs = ps->cap_loop_reads = 0;
 	return 0;
 }
 
@@ -660,6 +675,18 @@ static int parse_call(struct parser *ps, char **f, const struct keyword *kw)
 	return 0;
 }
 
+/* The thread's next record: p, r, l and x lines together are the
+ * records (pairs) its thread line declares. */
+static int record_slot(struct parser *ps, const struct keyword *kw, const char *what)
+{
+	const struct wp_thread *t = ps->cur;
+
+	if (ps->cur_pairs + t->nloop_recs + t->nloop_reads == t->npairs)
+		return fail(ps, "thread %llu has more %s lines than the %u %s it declares",
+			    (unsigned long long)t->tid, kw->name, t->npairs, what);
+	return 0;
+}
+
 /*
  * The next pair of the open thread, its two node ids (p: watch and trap;
  * r: first and again) read from f[1] and f[2], everything else zero.
@@ -671,9 +698,10 @@ static struct wp_pair *next_pair(struct parser *ps, char **f, const struct keywo
 	struct wp_pair *pr;
 	uint64_t a, b;
 
-	if (ps->cur_pairs == t->npairs) {
-		fail(ps, "thread %llu has more %s lines than the %u pairs it "
-		     "declares", (unsigned long long)t->tid, kw->name, t->npairs);
+	if (record_slot(ps, kw, "pairs"))
+		return NULL;
+	if (!t->pairs && !(t->pairs = calloc(t->npairs, sizeof(*t->pairs)))) {
+		fail_file(ps, "could not be read: out of memory");
 		return NULL;
 	}
 	if (number(ps, f[1], &a, first) || number(ps, f[2], &b, second))
@@ -731,6 +759,299 @@ static int parse_redundant(struct parser *ps, char **f, const struct keyword *kw
 	return 0;
 }
 
+/* "0.9", "1", "0.123456789": a fraction in (0, 1] with at most nine
+ * decimals, in billionths. Exact, so that a loop whose redundant
+ * iterations are exactly RI of its data-intensive ones is flagged. */
+static int parse_billionths(const char *s, uint32_t *v)
+{
+	const char *dot = strchr(s, '.');
+	size_t n = dot ? (size_t)(dot - s) : strlen(s);
+	uint64_t whole, frac = 0, scale = WP_BILLION;
+	char buf[16];
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (parse_u64(buf, &whole) || whole > 1)
+		return -1;
+	if (dot) {
+		const char *d = dot + 1;
+
+		if (!*d || strlen(d) > 9)
+			return -1;
+		for (; *d; d++) {
+			unsigned c = (unsigned)(*d - '0');
+
+			if (c > 9)
+				return -1;
+			scale /= 10;
+			frac += c * scale;
+		}
+	}
+	frac += whole * WP_BILLION;
+	if (frac == 0 || frac > WP_BILLION)
+		return -1;
+	*v = (uint32_t)frac;
+	return 0;
+}
+
+/* Tool loop only: "thresholds A R RI" (check_loop_lines() makes sure). */
+static int parse_thresholds(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_thresholds *t = &ps->p->thresholds;
+
+	(void)kw;
+	ps->thresholds_lineno = ps->lineno;
+	if (number(ps, f[1], &t->a, "threshold A"))
+		return -1;
+	if (t->a < 1)
+		return fail(ps, "threshold A 0 (an iteration is data-intensive from 1 read on)");
+	if (parse_billionths(f[2], &t->r))
+		return fail(ps, "bad threshold R '%s' (expected a fraction in (0, 1] such as 0.9)",
+			    quote(ps, f[2]));
+	if (parse_billionths(f[3], &t->ri))
+		return fail(ps, "bad threshold RI '%s' (expected a fraction in (0, 1] such as 0.8)",
+			    quote(ps, f[3]));
+	ps->p->has_thresholds = 1;
+	return 0;
+}
+
+/* A decimal of at most max. */
+static int small_number(struct parser *ps, const char *s, uint32_t *v, uint32_t max,
+			const char *what)
+{
+	uint64_t x;
+
+	if (number(ps, s, &x, what))
+		return -1;
+	if (x > max)
+		return fail(ps, "%s %llu is out of range (at most %u)", what, (unsigned long long)x, max);
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/*
+ * Tool loop: "loop id module header parent depth first_line last_line
+ * file", before the threads, whose l and x lines name loops by id. The
+ * parent is kept as an id until seal_loops() has every loop.
+ */
+static int parse_loop(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_profile *p = ps->p;
+	struct wp_loop *l;
+
+	(void)kw;
+	if (!ps->loop_lineno)
+		ps->loop_lineno = ps->lineno;
+	if (p->nthreads)
+		return fail(ps, "a loop line after a thread section (loop lines come before the threads)");
+	if (grow(ps, (void **)&p->loops, &ps->cap_loops, p->nloops, sizeof(*p->loops)))
+		return -1;
+	l = &p->loops[p->nloops];
+	memset(l, 0, sizeof(*l));
+	p->nloops++;		/* wp_free() releases its file from here on */
+	l->lineno = ps->lineno;
+	if (small_number(ps, f[1], &l->id, INT32_MAX, "loop id") ||
+	    module_ref(ps, f[2], &l->module) ||
+	    hex_number(ps, f[3], &l->header, "loop header"))
+		return -1;
+	if (l->module < 0)
+		return fail(ps, "loop %u has module -1 (a loop lies in a module)", l->id);
+	if (parse_ref(f[4], (uint64_t)INT32_MAX + 1, &l->parent))
+		return fail(ps, "bad parent loop '%s' (expected a loop id or -1)", quote(ps, f[4]));
+	if (small_number(ps, f[5], &l->depth, INT32_MAX, "loop depth") ||
+	    small_number(ps, f[6], &l->first_line, INT32_MAX, "first line") ||
+	    small_number(ps, f[7], &l->last_line, INT32_MAX, "last line"))
+		return -1;
+	if (l->first_line > l->last_line)
+		return fail(ps, "loop %u's first line %u is after its last line %u", l->id,
+			    l->first_line, l->last_line);
+	if (strcmp(f[8], "-") && string(ps, f[8], &l->file, "loop source file"))
+		return -1;
+	return 0;
+}
+
+static int compare_loop_ids(const void *a, const void *b)
+{
+	uint32_t x = ((const struct wp_loop *)a)->id, y = ((const struct wp_loop *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The index of the loop with this id, or -1; after seal_loops(). */
+static int32_t loop_index(const struct wp_profile *p, uint64_t id)
+{
+	size_t lo = 0, hi = p->nloops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->loops[mid].id == id)
+			return (int32_t)mid;
+		if (p->loops[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * Once every loop line is read (at the first thread line, or at the end
+ * of a profile without threads): sort them by id, for l and x lines to
+ * find, and check that ids are unique and that a nested loop's parent is
+ * a loop of the same module one level up. Parent ids become indices.
+ */
+static int seal_loops(struct parser *ps)
+{
+	struct wp_profile *p = ps->p;
+	size_t i;
+
+	if (ps->loops_sealed)
+		return 0;
+	ps->loops_sealed = 1;
+	if (p->nloops > 1)
+		qsort(p->loops, p->nloops, sizeof(*p->loops), compare_loop_ids);
+	for (i = 1; i < p->nloops; i++) {
+		size_t a = p->loops[i - 1].lineno, b = p->loops[i].lineno;
+
+		if (p->loops[i - 1].id == p->loops[i].id)
+			return fail_at(ps, a > b ? a : b, "second loop line with id %u (the first is "
+				       "line %zu)", p->loops[i].id, a > b ? b : a);
+	}
+	for (i = 0; i < p->nloops; i++) {
+		struct wp_loop *l = &p->loops[i];
+		const struct wp_loop *up;
+		int32_t k;
+
+		if (l->parent < 0) {
+			if (l->depth)
+				return fail_at(ps, l->lineno, "loop %u has depth %u but no parent loop "
+					       "(top-level loops have depth 0)", l->id, l->depth);
+			continue;
+		}
+		k = loop_index(p, (uint64_t)l->parent);
+		if (k < 0)
+			return fail_at(ps, l->lineno, "loop %u is nested in loop %d, which has no "
+				       "loop line", l->id, l->parent);
+		up = &p->loops[k];
+		if (up->module != l->module || up->depth + 1 != l->depth)
+			return fail_at(ps, l->lineno, "loop %u (depth %u) is nested in loop %u "
+				       "(depth %u)%s", l->id, l->depth, up->id, up->depth,
+				       up->module != l->module ? " of another module"
+				       : ": a nested loop is one level deeper");
+		l->parent = k;
+	}
+	return 0;
+}
+
+/* A node of the open thread that an n line before has defined. */
+static int defined_node(struct parser *ps, const char *s, const char *what, uint32_t *out)
+{
+	uint64_t x;
+
+	if (number(ps, s, &x, what))
+		return -1;
+	if (x >= ps->cur_nodes)
+		return fail(ps, "%s %llu is not one of the %u nodes of thread %llu before it (a "
+			    "thread's n lines come before its records)", what, (unsigned long long)x,
+			    ps->cur_nodes, (unsigned long long)ps->cur->tid);
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* An l or x line's loop (as an index) and its context, whose leaf must
+ * be the loop's header instruction. */
+static int loop_and_node(struct parser *ps, char **f, uint32_t *loop, uint32_t *node)
+{
+	const struct wp_profile *p = ps->p;
+	const struct wp_loop *l;
+	const struct wp_node *n;
+	uint64_t id;
+	int32_t k;
+
+	if (!ps->loop_lineno)
+		ps->loop_lineno = ps->lineno;
+	if (number(ps, f[1], &id, "loop id") || defined_node(ps, f[2], "loop node", node))
+		return -1;
+	k = loop_index(p, id);
+	if (k < 0)
+		return fail(ps, "unknown loop %llu (no loop line has that id)", (unsigned long long)id);
+	l = &p->loops[k];
+	n = &ps->cur->nodes[*node];
+	if (n->module != l->module || n->offset != l->header)
+		return fail(ps, "loop node %u is not at loop %u's header (module %d offset %llx: "
+			    "its leaf is the header's first instruction)", *node, l->id,
+			    (int)l->module, (unsigned long long)l->header);
+	*loop = (uint32_t)k;
+	return 0;
+}
+
+/* Tool loop: "l loop node invocations iterations data_iterations
+ * redundant_iterations reads redundant_reads". */
+static int parse_loop_rec(struct parser *ps, char **f, const struct keyword *kw)
+{
+	static const char *const what[6] = {
+		"invocations", "iterations", "data-intensive iterations", "redundant iterations",
+		"reads", "redundant reads",
+	};
+	struct wp_thread *t = ps->cur;
+	struct wp_loop_rec *rec;
+	uint64_t v[6];
+	int i;
+
+	if (record_slot(ps, kw, "records") ||
+	    grow(ps, (void **)&t->loop_recs, &ps->cap_loop_recs, t->nloop_recs,
+		 sizeof(*t->loop_recs)))
+		return -1;
+	rec = &t->loop_recs[t->nloop_recs];
+	if (loop_and_node(ps, f, &rec->loop, &rec->node))
+		return -1;
+	for (i = 0; i < 6; i++)
+		if (number(ps, f[3 + i], &v[i], what[i]))
+			return -1;
+	rec->invocations = v[0];
+	rec->iterations = v[1];
+	rec->data_iterations = v[2];
+	rec->redundant_iterations = v[3];
+	rec->reads = v[4];
+	rec->redundant_reads = v[5];
+	if (v[2] > v[1])
+		return fail(ps, "%llu data-intensive iterations among %llu iterations",
+			    (unsigned long long)v[2], (unsigned long long)v[1]);
+	if (v[3] > v[2])
+		return fail(ps, "%llu redundant iterations among %llu data-intensive ones (a "
+			    "redundant iteration is data-intensive)", (unsigned long long)v[3],
+			    (unsigned long long)v[2]);
+	if (v[5] > v[4])
+		return fail(ps, "%llu redundant reads among %llu reads", (unsigned long long)v[5],
+			    (unsigned long long)v[4]);
+	t->nloop_recs++;
+	return 0;
+}
+
+/* Tool loop: "x loop node load-node redundant_reads". */
+static int parse_loop_read(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_thread *t = ps->cur;
+	struct wp_loop_read *rd;
+
+	if (record_slot(ps, kw, "records") ||
+	    grow(ps, (void **)&t->loop_reads, &ps->cap_loop_reads, t->nloop_reads,
+		 sizeof(*t->loop_reads)))
+		return -1;
+	rd = &t->loop_reads[t->nloop_reads];
+	if (loop_and_node(ps, f, &rd->loop, &rd->node) ||
+	    defined_node(ps, f[3], "load node", &rd->load) ||
+	    number(ps, f[4], &rd->redundant_reads, "redundant reads"))
+		return -1;
+	if (rd->load == 0)
+		return fail(ps, "load node 0 is the root (a load's context ends at the load)");
+	t->nloop_reads++;
+	return 0;
+}
+
 static int parse_end(struct parser *ps, char **f, const struct keyword *kw)
 {
 	uint64_t n;
@@ -759,13 +1080,16 @@ static int parse_magic_again(struct parser *ps, char **f,
 #define HDR(kw, h, field) \
 	{ kw, 2, parse_header_u64, h, offsetof(struct wp_profile, field), 0 }
 
-/* n, p and r come first: they are most of the lines. */
+/* n, p, r, l and x come first: they are most of the lines. */
 static const struct keyword keywords[] = {
 	{ "n", 6, parse_node, -1, 0, 1 },
 	{ "p", 6, parse_pair, -1, 0, 1 },
 	{ "r", 5, parse_redundant, -1, 0, 0 },
+	{ "l", 9, parse_loop_rec, -1, 0, 0 },
+	{ "x", 5, parse_loop_read, -1, 0, 0 },
 	{ "tool", 2, parse_tool, H_TOOL, 0, 0 },
 	{ "by", 2, parse_by, H_BY, 0, 0 },
+	{ "thresholds", 4, parse_thresholds, H_THRESHOLDS, 0, 0 },
 	{ "source", 2, parse_source, H_SOURCE, 0, 0 },
 	HDR("rate_hz", H_RATE_HZ, rate_hz),
 	HDR("period", H_PERIOD, period),
@@ -783,17 +1107,19 @@ static const struct keyword keywords[] = {
 	{ "i", 5, parse_insn, -1, 0, 0 },
 	{ "e", 7, parse_edge, -1, 0, 0 },
 	{ "c", 4, parse_call, -1, 0, 0 },
+	{ "loop", 9, parse_loop, -1, 0, 0 },
 	{ "end", 2, parse_end, -1, 0, 0 },
 	{ MAGIC, 2, parse_magic_again, -1, 0, 0 },
 };
 
-/* The lines of a thread section: its nodes and its pairs. */
+/* The lines of a thread section: its nodes and its pairs (records). */
 static int in_thread(const struct keyword *kw)
 {
-	return kw->parse == parse_node || kw->parse == parse_pair || kw->parse == parse_redundant;
+	return kw->parse == parse_node || kw->parse == parse_pair || kw->parse == parse_redundant ||
+	       kw->parse == parse_loop_rec || kw->parse == parse_loop_read;
 }
 
-/* A thread section ends at the first line that is neither n, p nor r. */
+/* A thread section ends at the first line that is neither n, p, r, l nor x. */
 static int close_thread(struct parser *ps)
 {
 	struct wp_thread *t = ps->cur;
@@ -806,11 +1132,16 @@ static int close_thread(struct parser *ps)
 			       "nodes but %u n lines follow it",
 			       (unsigned long long)t->tid, t->nnodes,
 			       ps->cur_nodes);
-	if (ps->cur_pairs != t->npairs)
+	if (t->nloop_recs + t->nloop_reads && ps->cur_pairs + t->nloop_recs + t->nloop_reads != t->npairs)
+		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u records but %u l or x lines "
+			       "follow it", (unsigned long long)t->tid, t->npairs,
+			       ps->cur_pairs + t->nloop_recs + t->nloop_reads);
+	if (ps->cur_pairs + t->nloop_recs + t->nloop_reads != t->npairs)
 		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u "
 			       "pairs but %u p or r lines follow it",
 			       (unsigned long long)t->tid, t->npairs,
 			       ps->cur_pairs);
+	t->npairs = ps->cur_pairs;	/* from here on: its p or r lines */
 	return 0;
 }
 
@@ -951,6 +1282,42 @@ static int check_rvn_lines(struct parser *ps)
 	return check_rvn_stats(ps);
 }
 
+/* Tool loop writes a thresholds line, loop, l and x lines and its
+ * stats; no other tool does, and it writes no pairs. */
+static int check_loop_lines(struct parser *ps)
+{
+	const struct wp_profile *p = ps->p;
+	size_t i;
+
+	if (strcmp(p->tool, "loop")) {
+		if (ps->thresholds_lineno)
+			return fail_at(ps, ps->thresholds_lineno, "a thresholds line in a profile of "
+				       "tool %s (only tool loop has one)", p->tool);
+		if (ps->loop_lineno)
+			return fail_at(ps, ps->loop_lineno, "a loop, l or x line in a profile of tool "
+				       "%s (only tool loop writes them)", p->tool);
+		return 0;
+	}
+	if (!ps->thresholds_lineno)
+		return fail_file(ps, "has no thresholds line (tool loop says what it judged loops "
+				 "by); " CORRUPT);
+	if (ps->p_lineno)
+		return fail_at(ps, ps->p_lineno, "a p line in a profile of tool loop (its records "
+			       "are l and x lines)");
+	if (strcmp(p->source, "exhaustive"))
+		return fail_file(ps, "says source %s but tool loop observes every load (source "
+				 "exhaustive); " CORRUPT, p->source);
+	for (i = 0; i < WP_LOOP_STATS; i++)
+		if (!find_stat(p, wp_loop_stats[i]))
+			return fail_file(ps, "has no stat %s (tool loop counts its reads and loops); "
+					 CORRUPT, wp_loop_stats[i]);
+	if (wp_stat_value(p, "reads_in_loops") > wp_stat_value(p, "reads"))
+		return fail_file(ps, "counts %llu reads_in_loops among %llu reads; " CORRUPT,
+				 (unsigned long long)wp_stat_value(p, "reads_in_loops"),
+				 (unsigned long long)wp_stat_value(p, "reads"));
+	return seal_loops(ps);
+}
+
 static int check_header_complete(struct parser *ps)
 {
 	size_t i;
@@ -977,7 +1344,7 @@ static int check_header_complete(struct parser *ps)
 	if ((ps->p->ninsns || ps->p->nedges || ps->p->ncalls) && strcmp(ps->p->tool, "count"))
 		return fail_file(ps, "has instruction, edge or call lines but tool %s (only tool "
 				 "count writes them); " CORRUPT, ps->p->tool);
-	return check_rvn_lines(ps);
+	return check_rvn_lines(ps) ? -1 : check_loop_lines(ps);
 }
 
 /* First line: "WITCH-PROFILE <version>". */
@@ -1213,7 +1580,12 @@ void wp_free(struct wp_profile *p)
 	for (i = 0; i < p->nthreads; i++) {
 		free(p->threads[i].nodes);
 		free(p->threads[i].pairs);
+		free(p->threads[i].loop_recs);
+		free(p->threads[i].loop_reads);
 	}
+	for (i = 0; i < p->nloops; i++)
+		free(p->loops[i].file);
+	free(p->loops);
 	free(p->threads);
 	free(p->insns);
 	free(p->edges);

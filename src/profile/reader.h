@@ -79,11 +79,58 @@ struct wp_call {
 	uint64_t below;		/* instructions executed below it (OptiWISE Algorithm 1) */
 };
 
+/* Tool loop: the thresholds its loops were judged by (the thresholds
+ * line). R and RI are decimals kept in billionths, so that whether a loop
+ * is flagged is decided exactly, also at the boundary. */
+#define WP_BILLION 1000000000u
+struct wp_thresholds {
+	uint64_t a;		/* reads that make an iteration data-intensive, >= 1 */
+	uint32_t r;		/* billionths of its reads an iteration's redundant
+				   reads reach to make it redundant, 1 to WP_BILLION */
+	uint32_t ri;		/* billionths of its data-intensive iterations a
+				   loop's redundant ones reach to flag it */
+};
+
+/* Tool loop: a loop line, one natural loop of the loop map. */
+struct wp_loop {
+	uint32_t id;		/* as in the loop map; wp_profile.loops is sorted by it */
+	int32_t module;		/* index into wp_profile.modules */
+	uint64_t header;	/* offset of its header block's first instruction */
+	int32_t parent;		/* index into wp_profile.loops of the loop it is
+				   nested in; -1 at top level */
+	uint32_t depth;		/* 0 at top level, parent's + 1 */
+	uint32_t first_line, last_line;	/* 0 when unknown */
+	char *file;		/* its source file; NULL when unknown */
+	size_t lineno;		/* its line in the profile, for messages */
+};
+
+/* Tool loop: an l line, one loop in one calling context. */
+struct wp_loop_rec {
+	uint32_t loop;		/* index into wp_profile.loops */
+	uint32_t node;		/* context whose leaf is the loop's header */
+	uint64_t invocations, iterations;
+	uint64_t data_iterations;	/* with at least A reads */
+	uint64_t redundant_iterations;	/* data-intensive, with at least R of
+					   their reads redundant */
+	uint64_t reads, redundant_reads;
+};
+
+/* Tool loop: an x line, one load's redundant reads attributed to a loop. */
+struct wp_loop_read {
+	uint32_t loop;		/* index into wp_profile.loops */
+	uint32_t node;		/* the loop's context, as in an l line */
+	uint32_t load;		/* the load's context (its leaf: the load) */
+	uint64_t redundant_reads;
+};
+
 struct wp_thread {
 	uint64_t tid;
 	uint32_t nnodes, npairs;
 	struct wp_node *nodes;	/* node i has id i */
-	struct wp_pair *pairs;
+	struct wp_pair *pairs;	/* NULL when npairs is 0 */
+	uint32_t nloop_recs, nloop_reads;	/* tool loop: l and x lines */
+	struct wp_loop_rec *loop_recs;
+	struct wp_loop_read *loop_reads;
 };
 
 struct wp_profile {
@@ -116,6 +163,10 @@ struct wp_profile {
 	size_t nedges;
 	struct wp_call *calls;
 	size_t ncalls;
+	int has_thresholds;	/* tool loop, which always has them */
+	struct wp_thresholds thresholds;
+	struct wp_loop *loops;	/* tool loop, sorted by id */
+	size_t nloops;
 };
 
 /*
@@ -138,6 +189,10 @@ void wp_free(struct wp_profile *p);
 #define WP_RVN_KINDS 3
 extern const char *const wp_rvn_stats[WP_RVN_KINDS][2];
 extern const char wp_rvn_kinds[WP_RVN_KINDS];
+
+/* Tool loop's stats, which its profiles all have. */
+#define WP_LOOP_STATS 5
+extern const char *const wp_loop_stats[WP_LOOP_STATS];
 
 /* Value of the stat called name, or 0 when the profile has none. */
 uint64_t wp_stat_value(const struct wp_profile *p, const char *name);

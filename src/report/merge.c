@@ -4,6 +4,7 @@
  */
 #include "report/err.h"
 #include "report/grow.h"
+#include "report/loop.h"
 #include "report/report.h"
 #include "profile/reader.h"
 
@@ -61,6 +62,7 @@ void wr_report_free(struct wr_report *r)
 	free(r->ctxs);
 	free(r->pairs);
 	free(r->ranked);
+	wr_loops_free(r->loops);
 	wr_map_free(&r->mod_map);
 	wr_map_free(&r->ctx_map);
 	wr_map_free(&r->pair_map);
@@ -260,6 +262,7 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 		r->period = p->period;
 		r->spread = p->spread;
 		r->reach = p->reach;
+		r->thresholds = p->thresholds;
 		return 0;
 	}
 	if (tool != r->tool)
@@ -285,6 +288,15 @@ static int check_compatible(struct wr_report *r, const struct wp_profile *p,
 			     "--reach=%llu; their weights differ, so report them separately",
 			     p->path, (unsigned long long)p->reach, r->procs[0].file,
 			     (unsigned long long)r->reach);
+	if (p->thresholds.a != r->thresholds.a || p->thresholds.r != r->thresholds.r ||
+	    p->thresholds.ri != r->thresholds.ri) {
+		char a[96], b[96];
+
+		return rp_error(err, errlen, "%s judged loops with --thresholds=%s but %s with "
+			     "--thresholds=%s; their loops are flagged differently, so report "
+			     "them separately", p->path, wr_loop_thresholds(&p->thresholds, a, sizeof(a)),
+			     r->procs[0].file, wr_loop_thresholds(&r->thresholds, b, sizeof(b)));
+	}
 	if (p->rate_hz != r->rate_hz || p->period != r->period)
 		r->mixed_rates = 1;
 	return 0;
@@ -294,7 +306,7 @@ int wr_merge(struct wr_report *r, const struct wp_profile *p,
 	     char *err, size_t errlen)
 {
 	int32_t *modmap = NULL;
-	uint32_t *ctxof = NULL;
+	uint32_t *ctxof = NULL, *lmap = NULL;
 	uint32_t maxnodes = 1;
 	size_t i;
 	int ret = -1;
@@ -314,8 +326,12 @@ int wr_merge(struct wr_report *r, const struct wp_profile *p,
 	for (i = 0; i < p->nstats; i++)
 		if (add_stat(r, &p->stats[i]))
 			goto oom;
+	/* Tool loop: its loops before the records that name them. */
+	if (!strcmp(p->tool, "loop") && wr_loops_add(r, p, modmap, &lmap))
+		goto oom;
 	for (i = 0; i < p->nthreads; i++)
-		if (merge_thread(r, &p->threads[i], modmap, ctxof))
+		if (merge_thread(r, &p->threads[i], modmap, ctxof) ||
+		    (lmap && wr_loops_add_thread(r, &p->threads[i], lmap, ctxof)))
 			goto oom;
 	ret = 0;
 	goto out;
@@ -324,5 +340,6 @@ oom:
 out:
 	free(modmap);
 	free(ctxof);
+	free(lmap);
 	return ret;
 }

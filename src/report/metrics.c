@@ -10,6 +10,7 @@
  * executions of a kind over all executions of that kind, from its stats,
  * and its pairs weigh their redundant executions.
  */
+#include "report/loop.h"
 #include "report/report.h"
 
 #include <stdlib.h>
@@ -172,5 +173,5 @@ int wr_report_finish(struct wr_report *r)
 			r->nwaste++;
 	}
 	qsort_r(r->ranked, r->nranked, sizeof(*r->ranked), compare_rank, r);
-	return 0;
+	return r->loops ? wr_loops_finish(r) : 0;
 }

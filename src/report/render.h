@@ -22,4 +22,33 @@ void wr_json_string(FILE *out, const char *str);
  * has neither). */
 void wr_json_number(FILE *out, const char *fmt, double v);
 
+/* Pieces of the text report that other reports (loop_text.c) share. */
+struct wr_frame;
+struct wr_process;
+/* s with control bytes as '?'. */
+void wr_text_printable(FILE *out, const char *s);
+/* A context on one line, root first, with the leaf's file:line. */
+void wr_text_chain(FILE *out, const struct wr_report *r, const struct wr_frame *f, long n);
+/* A frame's function (brief: without parameters and template
+ * arguments), or module+offset when unknown; may use buf. */
+const char *wr_text_frame_label(const struct wr_report *r, const struct wr_frame *f, int brief,
+				char *buf, size_t cap);
+/* The "merged: pid ..." and "command: ..." lines. */
+void wr_text_processes(FILE *out, const struct wr_report *r);
+void wr_text_command(FILE *out, const struct wr_report *r);
+
+/* And of the JSON report. */
+/* ',' unless first, then "key": */
+void wr_json_key(FILE *out, const char *key, int *first);
+/* Frames as an array of objects, leaf first. */
+void wr_json_frames(FILE *out, const struct wr_report *r, const struct wr_frame *f, long n);
+/* "processes":[pids],"process_details":[...] (no leading comma). */
+void wr_json_processes(FILE *out, const struct wr_report *r);
+/* A process's command line as an array of strings. */
+void wr_json_args(FILE *out, const struct wr_process *p);
+/* "stats":{every stat, summed}. */
+void wr_json_stats(FILE *out, const struct wr_report *r, int *first);
+/* A fraction in [0, 1] with six decimals (0 for anything else). */
+void wr_json_fraction(FILE *out, double x);
+
 #endif

@@ -81,7 +81,7 @@ void wr_json_string(FILE *out, const char *str)
 	fputc('"', out);
 }
 
-static void put_key(FILE *out, const char *key, int *first)
+void wr_json_key(FILE *out, const char *key, int *first)
 {
 	if (!*first)
 		fputc(',', out);
@@ -97,12 +97,12 @@ static void put_milli(FILE *out, uint64_t milli)
 }
 
 /* A fraction in [0, 1]; never NaN or infinite by construction. */
-static void put_fraction(FILE *out, double x)
+void wr_json_fraction(FILE *out, double x)
 {
 	fprintf(out, "%.6f", x == x && x >= 0 && x <= 1 ? x : 0.0);
 }
 
-static void put_frames(FILE *out, const struct wr_report *r,
+void wr_json_frames(FILE *out, const struct wr_report *r,
 		       const struct wr_frame *f, long n)
 {
 	long i;
@@ -112,23 +112,23 @@ static void put_frames(FILE *out, const struct wr_report *r,
 		int first = 1;
 
 		fputs(i ? ",{" : "{", out);
-		put_key(out, "function", &first);
+		wr_json_key(out, "function", &first);
 		wr_json_string(out, f[i].function);
-		put_key(out, "linkage_name", &first);
+		wr_json_key(out, "linkage_name", &first);
 		wr_json_string(out, f[i].linkage);
-		put_key(out, "file", &first);
+		wr_json_key(out, "file", &first);
 		wr_json_string(out, f[i].file);
-		put_key(out, "line", &first);
+		wr_json_key(out, "line", &first);
 		if (f[i].line)
 			fprintf(out, "%d", f[i].line);
 		else
 			fputs("null", out);
-		put_key(out, "module", &first);
+		wr_json_key(out, "module", &first);
 		wr_json_string(out, f[i].module >= 0 ? r->mods[f[i].module].path
 						 : NULL);
-		put_key(out, "offset", &first);
+		wr_json_key(out, "offset", &first);
 		fprintf(out, "\"0x%llx\"", (unsigned long long)f[i].offset);
-		put_key(out, "inlined", &first);
+		wr_json_key(out, "inlined", &first);
 		fputs(f[i].inlined ? "true" : "false", out);
 		fputc('}', out);
 	}
@@ -142,10 +142,10 @@ static int put_context(FILE *out, const struct wr_report *r, struct wr_symbolize
 	const struct wr_frame *f;
 	long n;
 
-	put_key(out, key, first);
+	wr_json_key(out, key, first);
 	if ((n = wr_sym_context(s, ctx, &f)) < 0)
 		return -1;
-	put_frames(out, r, f, n);
+	wr_json_frames(out, r, f, n);
 	return 0;
 }
 
@@ -157,12 +157,12 @@ static int put_redundant_pair(FILE *out, const struct wr_report *r,
 	int first = 1;
 
 	fputc('{', out);
-	put_key(out, "kind", &first);
+	wr_json_key(out, "kind", &first);
 	wr_json_string(out, wr_kind_name(pr->kind));
-	put_key(out, "redundant", &first);
+	wr_json_key(out, "redundant", &first);
 	fprintf(out, "%llu", (unsigned long long)pr->count);
-	put_key(out, "share", &first);
-	put_fraction(out, wr_share(r, pr));
+	wr_json_key(out, "share", &first);
+	wr_json_fraction(out, wr_share(r, pr));
 	if (put_context(out, r, s, "first", pr->watch, &first) ||
 	    put_context(out, r, s, "again", pr->trap, &first))
 		return -1;
@@ -178,15 +178,15 @@ static int put_pair(FILE *out, const struct wr_report *r,
 	if (r->tool->counts_executions)
 		return put_redundant_pair(out, r, s, pr);
 	fputc('{', out);
-	put_key(out, "waste_bytes", &first);
+	wr_json_key(out, "waste_bytes", &first);
 	put_milli(out, pr->waste_milli);
-	put_key(out, "use_bytes", &first);
+	wr_json_key(out, "use_bytes", &first);
 	put_milli(out, pr->use_milli);
-	put_key(out, "approx_waste_bytes", &first);
+	wr_json_key(out, "approx_waste_bytes", &first);
 	put_milli(out, pr->approx_milli);
-	put_key(out, "share", &first);
-	put_fraction(out, wr_share(r, pr));
-	put_key(out, "traps", &first);
+	wr_json_key(out, "share", &first);
+	wr_json_fraction(out, wr_share(r, pr));
+	wr_json_key(out, "traps", &first);
 	fprintf(out, "%llu", (unsigned long long)pr->count);
 	if (put_context(out, r, s, "watch", pr->watch, &first) ||
 	    put_context(out, r, s, "trap", pr->trap, &first))
@@ -195,7 +195,7 @@ static int put_pair(FILE *out, const struct wr_report *r,
 	return 0;
 }
 
-static void put_args(FILE *out, const struct wr_process *p)
+void wr_json_args(FILE *out, const struct wr_process *p)
 {
 	size_t i;
 
@@ -208,7 +208,7 @@ static void put_args(FILE *out, const struct wr_process *p)
 	fputc(']', out);
 }
 
-static void put_processes(FILE *out, const struct wr_report *r)
+void wr_json_processes(FILE *out, const struct wr_report *r)
 {
 	size_t i, j;
 
@@ -225,15 +225,15 @@ static void put_processes(FILE *out, const struct wr_report *r)
 		int first = 1;
 
 		fputs(i ? ",{" : "{", out);
-		put_key(out, "pid", &first);
+		wr_json_key(out, "pid", &first);
 		fprintf(out, "%llu", (unsigned long long)p->pid);
-		put_key(out, "profile", &first);
+		wr_json_key(out, "profile", &first);
 		wr_json_string(out, p->file);
-		put_key(out, "status", &first);
+		wr_json_key(out, "status", &first);
 		wr_json_string(out, p->incomplete ? "incomplete" : "complete");
-		put_key(out, "command", &first);
-		put_args(out, p);
-		put_key(out, "threads", &first);
+		wr_json_key(out, "command", &first);
+		wr_json_args(out, p);
+		wr_json_key(out, "threads", &first);
 		fputc('[', out);
 		for (j = 0; j < p->ntids; j++)
 			fprintf(out, "%s%llu", j ? "," : "",
@@ -244,16 +244,16 @@ static void put_processes(FILE *out, const struct wr_report *r)
 }
 
 /* "stats":{every stat, summed}. */
-static void put_stats(FILE *out, const struct wr_report *r, int *first)
+void wr_json_stats(FILE *out, const struct wr_report *r, int *first)
 {
 	size_t i;
 
-	put_key(out, "stats", first);
+	wr_json_key(out, "stats", first);
 	fputc('{', out);
 	for (i = 0; i < r->nstats; i++) {
 		int sfirst = i == 0;
 
-		put_key(out, r->stats[i].name, &sfirst);
+		wr_json_key(out, r->stats[i].name, &sfirst);
 		fprintf(out, "%llu", (unsigned long long)r->stats[i].value);
 	}
 	fputc('}', out);
@@ -277,24 +277,24 @@ static void put_kind_totals(FILE *out, const struct wr_report *r)
 	wr_kind_totals(r, t);
 	fputc('{', out);
 	for (i = 0; i <= WR_KINDS; i++) {
-		put_key(out, kind_keys[i][0], &first);
+		wr_json_key(out, kind_keys[i][0], &first);
 		fprintf(out, "%llu", (unsigned long long)t[i].all);
-		put_key(out, kind_keys[i][1], &first);
+		wr_json_key(out, kind_keys[i][1], &first);
 		fprintf(out, "%llu", (unsigned long long)t[i].redundant);
-		put_key(out, kind_keys[i][2], &first);
-		put_fraction(out, wr_ratio(t[i].redundant, t[i].all));
+		wr_json_key(out, kind_keys[i][2], &first);
+		wr_json_fraction(out, wr_ratio(t[i].redundant, t[i].all));
 	}
 	/* What the pairs account for: less than all_redundant when the
 	 * tool's pair table was full. */
-	put_key(out, "redundant_in_pairs", &first);
+	wr_json_key(out, "redundant_in_pairs", &first);
 	fprintf(out, "%llu", (unsigned long long)r->redundant);
-	put_key(out, "dropped", &first);
+	wr_json_key(out, "dropped", &first);
 	fprintf(out, "%llu", (unsigned long long)wr_stat(r, "dropped", NULL));
-	put_key(out, "threads", &first);
+	wr_json_key(out, "threads", &first);
 	fprintf(out, "%zu", r->nthreads);
-	put_key(out, "pairs_found", &first);
+	wr_json_key(out, "pairs_found", &first);
 	fprintf(out, "%zu", r->nwaste);
-	put_stats(out, r, &first);
+	wr_json_stats(out, r, &first);
 	fputc('}', out);
 }
 
@@ -309,36 +309,36 @@ static void put_totals(FILE *out, const struct wr_report *r)
 	}
 
 	fputc('{', out);
-	put_key(out, "waste_bytes", &first);
+	wr_json_key(out, "waste_bytes", &first);
 	put_milli(out, r->waste_milli);
-	put_key(out, "use_bytes", &first);
+	wr_json_key(out, "use_bytes", &first);
 	put_milli(out, r->use_milli);
-	put_key(out, "approx_waste_bytes", &first);
+	wr_json_key(out, "approx_waste_bytes", &first);
 	put_milli(out, r->approx_milli);
 	/* Exact redundancy counts approximate waste with use. */
-	put_key(out, "redundancy", &first);
-	put_fraction(out, wr_redundancy(r->waste_milli,
+	wr_json_key(out, "redundancy", &first);
+	wr_json_fraction(out, wr_redundancy(r->waste_milli,
 					wr_all_waste(r->use_milli, r->approx_milli)));
-	put_key(out, "approx_redundancy", &first);
-	put_fraction(out, wr_redundancy(r->approx_milli,
+	wr_json_key(out, "approx_redundancy", &first);
+	wr_json_fraction(out, wr_redundancy(r->approx_milli,
 					wr_all_waste(r->use_milli, r->waste_milli)));
-	put_key(out, "waste_of_accessed", &first);
+	wr_json_key(out, "waste_of_accessed", &first);
 	if (present && all)
-		put_fraction(out, (double)r->waste_milli / 1000.0 / (double)all);
+		wr_json_fraction(out, (double)r->waste_milli / 1000.0 / (double)all);
 	else
 		fputs("null", out);
-	put_key(out, "samples", &first);
+	wr_json_key(out, "samples", &first);
 	fprintf(out, "%llu", (unsigned long long)wr_stat(r, "samples", NULL));
-	put_key(out, "watchpoints_armed", &first);
+	wr_json_key(out, "watchpoints_armed", &first);
 	fprintf(out, "%llu",
 		(unsigned long long)wr_stat(r, "watchpoints_armed", NULL));
-	put_key(out, "traps", &first);
+	wr_json_key(out, "traps", &first);
 	fprintf(out, "%llu", (unsigned long long)wr_stat(r, "traps", NULL));
-	put_key(out, "threads", &first);
+	wr_json_key(out, "threads", &first);
 	fprintf(out, "%zu", r->nthreads);
-	put_key(out, "pairs_with_waste", &first);
+	wr_json_key(out, "pairs_with_waste", &first);
 	fprintf(out, "%zu", r->nwaste);
-	put_stats(out, r, &first);
+	wr_json_stats(out, r, &first);
 	fputc('}', out);
 }
 
@@ -350,31 +350,31 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 	size_t i;
 
 	fputc('{', out);
-	put_key(out, "tool", &first);
+	wr_json_key(out, "tool", &first);
 	wr_json_string(out, r->tool->name);
 	if (r->by) {
-		put_key(out, "by", &first);
+		wr_json_key(out, "by", &first);
 		wr_json_string(out, r->by);
 	}
-	put_key(out, "source", &first);
+	wr_json_key(out, "source", &first);
 	wr_json_string(out, r->source);
-	put_key(out, "rate_hz", &first);
+	wr_json_key(out, "rate_hz", &first);
 	fprintf(out, "%llu", (unsigned long long)r->rate_hz);
-	put_key(out, "period", &first);
+	wr_json_key(out, "period", &first);
 	fprintf(out, "%llu", (unsigned long long)r->period);
-	put_key(out, "spread", &first);
+	wr_json_key(out, "spread", &first);
 	fprintf(out, "%llu", (unsigned long long)r->spread);
-	put_key(out, "reach", &first);
+	wr_json_key(out, "reach", &first);
 	fprintf(out, "%llu", (unsigned long long)r->reach);
-	put_key(out, "mixed_rates", &first);
+	wr_json_key(out, "mixed_rates", &first);
 	fputs(r->mixed_rates ? "true" : "false", out);
-	put_key(out, "command", &first);
-	put_args(out, &r->procs[0]);
+	wr_json_key(out, "command", &first);
+	wr_json_args(out, &r->procs[0]);
 	fputc(',', out);
-	put_processes(out, r);
-	put_key(out, "totals", &first);
+	wr_json_processes(out, r);
+	wr_json_key(out, "totals", &first);
 	put_totals(out, r);
-	put_key(out, "pairs", &first);
+	wr_json_key(out, "pairs", &first);
 	fputc('[', out);
 	for (i = 0; i < shown; i++) {
 		if (i)

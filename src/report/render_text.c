@@ -37,7 +37,7 @@ static double bytes(uint64_t milli)
 }
 
 /* Text from profiles and debug info may hold control bytes. */
-static void put_printable(FILE *out, const char *s)
+void wr_text_printable(FILE *out, const char *s)
 {
 	for (; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
@@ -79,7 +79,7 @@ static const char *module_label(const struct wr_report *r, int32_t module)
 
 /* The function, or where the code is when its name is unknown. Short:
  * without template arguments and parameters, for the one-line chain. */
-static const char *frame_label(const struct wr_report *r, const struct wr_frame *f, int brief,
+const char *wr_text_frame_label(const struct wr_report *r, const struct wr_frame *f, int brief,
 			       char *buf, size_t cap)
 {
 	const char *mod = module_label(r, f->module);
@@ -140,7 +140,7 @@ static void print_source(FILE *out, const struct wr_report *r)
 		fprintf(out, " within %llu instructions", (unsigned long long)r->reach);
 }
 
-static void print_processes(FILE *out, const struct wr_report *r)
+void wr_text_processes(FILE *out, const struct wr_report *r)
 {
 	size_t i, j;
 
@@ -176,7 +176,7 @@ static int same_command(const struct wr_process *a, const struct wr_process *b)
 	return 1;
 }
 
-static void print_command(FILE *out, const struct wr_report *r)
+void wr_text_command(FILE *out, const struct wr_report *r)
 {
 	const struct wr_process *p = &r->procs[0];
 	size_t i, others = 0;
@@ -361,7 +361,7 @@ static int is_startup(const struct wr_frame *f)
 	return 0;
 }
 
-static void print_chain(FILE *out, const struct wr_report *r,
+void wr_text_chain(FILE *out, const struct wr_report *r,
 			const struct wr_frame *f, long n)
 {
 	char buf[NAME_CAP];
@@ -381,11 +381,11 @@ static void print_chain(FILE *out, const struct wr_report *r,
 		}
 		if (k)
 			fputs(ARROW, out);
-		put_printable(out, frame_label(r, &f[n - 1 - k], 1, buf, sizeof(buf)));
+		wr_text_printable(out, wr_text_frame_label(r, &f[n - 1 - k], 1, buf, sizeof(buf)));
 	}
 	if (f[0].file) {
 		fputs(" (", out);
-		put_printable(out, frame_location(&f[0], buf, sizeof(buf)));
+		wr_text_printable(out, frame_location(&f[0], buf, sizeof(buf)));
 		fputc(')', out);
 	}
 }
@@ -397,7 +397,7 @@ static void widths(const struct wr_report *r, const struct wr_frame *f,
 	long i;
 
 	for (i = 0; i < n; i++) {
-		int l = (int)strlen(frame_label(r, &f[i], 0, buf, sizeof(buf)));
+		int l = (int)strlen(wr_text_frame_label(r, &f[i], 0, buf, sizeof(buf)));
 		int c = (int)strlen(frame_location(&f[i], buf, sizeof(buf)));
 
 		if (l > *wlabel)
@@ -416,7 +416,7 @@ static void print_frame(FILE *out, const struct wr_report *r,
 	int n;
 
 	n = snprintf(line, sizeof(line), "    %-6s %-*s  %-*s", tag, wlabel,
-		     frame_label(r, f, 0, lbuf, sizeof(lbuf)), wloc,
+		     wr_text_frame_label(r, f, 0, lbuf, sizeof(lbuf)), wloc,
 		     frame_location(f, cbuf, sizeof(cbuf)));
 	if (n > 0 && (size_t)n < sizeof(line) && f->first)
 		n += snprintf(line + n, sizeof(line) - n, "  [%s%s0x%llx]",
@@ -427,7 +427,7 @@ static void print_frame(FILE *out, const struct wr_report *r,
 	n = (int)strlen(line);
 	while (n > 0 && line[n - 1] == ' ')
 		line[--n] = '\0';
-	put_printable(out, line);
+	wr_text_printable(out, line);
 	fputc('\n', out);
 }
 
@@ -476,9 +476,9 @@ static int print_contexts(FILE *out, const struct wr_report *r, struct wr_symbol
 		return -1;
 	}
 	fputs("  ", out);
-	print_chain(out, r, wf, nw);
+	wr_text_chain(out, r, wf, nw);
 	fprintf(out, "  %s  ", r->tool->relation);
-	print_chain(out, r, tf, nt);
+	wr_text_chain(out, r, tf, nt);
 	fputc('\n', out);
 	widths(r, wf, nw, &wlabel, &wloc);
 	widths(r, tf, nt, &wlabel, &wloc);
@@ -536,8 +536,8 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 	fprintf(out, ", %zu %s, %zu %s\n", r->nprocs,
 		plural(r->nprocs, "process", "processes"), r->nthreads,
 		plural(r->nthreads, "thread", "threads"));
-	print_processes(out, r);
-	print_command(out, r);
+	wr_text_processes(out, r);
+	wr_text_command(out, r);
 	print_counts(out, r);
 	print_caveats(out, r);
 	if (r->tool->counts_executions)

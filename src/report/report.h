@@ -17,6 +17,8 @@
 #include "report/map.h"
 #include "report/tools.h"
 
+struct wr_loops;
+
 #define WR_ROOT 0		/* the context with no frames */
 #define WR_NONE UINT32_MAX
 
@@ -67,6 +69,8 @@ struct wr_report {
 	uint64_t spread;	/* timer: a sample stands for one of the next `spread` accesses */
 	uint64_t reach;		/* timer: found at most `reach` instructions on (0: no limit) */
 	int mixed_rates;	/* processes sampled at different rates */
+	struct wp_thresholds thresholds;	/* tool loop: its profiles' (they agree) */
+	struct wr_loops *loops;	/* tool loop: its loops and rows (loop.h); NULL otherwise */
 
 	struct wr_process *procs;
 	size_t nprocs;

@@ -30,6 +30,10 @@ static const struct wr_tool tools[] = {
 	{ .name = "rvn", .what = "redundant computation", .method = "RVN, exhaustive",
 	  .relation = "REDUNDANT_WITH", .fraction = "redundancy", .access = "instruction",
 	  .accessed = "executed", .exhaustive = 1, .counts_executions = 1 },
+	/* Loops whose iterations re-read what earlier iterations read
+	 * (Prometheus's read sets): report/loop.h reports them. */
+	{ .name = "loop", .what = "loops that re-read", .method = "read sets, exhaustive",
+	  .access = "load", .accessed = "loaded", .exhaustive = 1 },
 	/* witch cpi's two runs (report/cpi.h reports them). */
 	{ .name = "time", .what = "time per execution", .method = "witch cpi, sampled run",
 	  .access = "instruction", .accessed = "executed" },

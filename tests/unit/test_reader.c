@@ -316,7 +316,7 @@ static void test_corrupt(void)
 	expect_error(with_line(2, "tool  dead"), "empty field", "double space");
 	expect_error(with_line(2, "tool dead extra"), "tool line has 3 fields",
 		     "extra field");
-	expect_error(with_line(19, "x 1 0 0 1139 0"), "unknown keyword",
+	expect_error(with_line(19, "q 1 0 0 1139 0"), "unknown keyword",
 		     "unknown keyword inside a thread section");
 
 	/* Lines lost in the middle: the end count no longer matches. */
@@ -363,7 +363,8 @@ static void test_fuzz(void)
 		"n ", "p ", "thread ", "end ", "module ", "arg ", "stat ", "-1 ",
 		"0 ", "1 ", "2 ", "3.000 ", "ff ", "\n", "%", "tool dead\n",
 		"WITCH-PROFILE 1\n", "99999999999999999999 ", " ",
-		"r ", "c ", "l ", "tool rvn\n", "by value\n",
+		"r ", "c ", "l ", "tool rvn\n", "by value\n", "tool loop\n",
+		"thresholds 10 0.9 0.8\n", "loop ", "x ", "0.5 ",
 	};
 	char buf[2048], err[256];
 	int i, handled = 0, rounds = 6000;
@@ -577,6 +578,161 @@ static void test_rvn_records(void)
 	}
 }
 
+/* A loop profile: tool (line 2), thresholds line (3, with its newline, or
+ * ""), loop lines (from line 13), its stats, and a thread of five nodes
+ * (the headers 1180 and 11a0, a load at 11b4) declaring `records`
+ * records, then lines and the end line. */
+static const char loop_head[] =
+	"WITCH-PROFILE 1\n"
+	"tool %s\n"
+	"%s"
+	"source exhaustive\n"
+	"rate_hz 0\n"
+	"period 0\n"
+	"registers 0\n"
+	"pid 7\n"
+	"start_ns 1\n"
+	"end_ns 2\n"
+	"status complete\n"
+	"module 0 - 0 /bin/app\n"
+	"%s"
+	"stat reads 1000\n"
+	"stat reads_in_loops 900\n"
+	"stat reads_untracked 0\n"
+	"stat loops_untracked 0\n"
+	"stat loops 2\n"
+	"thread 7 5 %d\n"
+	"n 0 -1 -1 0 0\n"
+	"n 1 0 0 1139 0\n"
+	"n 2 1 0 1180 0\n"
+	"n 3 1 0 11a0 0\n"
+	"n 4 3 0 11b4 0\n";
+
+static const char two_loops[] =
+	"loop 5 0 11a0 2 1 14 18 /src/app.c\n"
+	"loop 2 0 1180 -1 0 12 20 /src/app.c\n";
+
+static const char *loop_profile(const char *tool, const char *thresholds, const char *loops,
+				int records, const char *lines)
+{
+	static char buf[4096];
+	size_t n = 0;
+	char *c;
+
+	snprintf(buf, sizeof(buf), loop_head, tool, thresholds, loops, records);
+	strcat(buf, lines);
+	for (c = buf; *c; c++)
+		n += *c == '\n';
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "end %zu\n", n);
+	return buf;
+}
+
+#define TH "thresholds 10 0.9 0.8\n"
+#define L_OK "l 2 2 1 100 100 80 99000 98000\nl 5 3 100 500 0 0 400 0\nx 2 2 4 98000\n"
+
+/* Tool loop: thresholds, loop lines sorted by id with parents as indices,
+ * l and x records, and every way they can be wrong. */
+static void test_loop_records(void)
+{
+	struct wp_profile *p = NULL;
+	const char *text = loop_profile("loop", TH, two_loops, 3, L_OK);
+	const struct wp_thread *t;
+	char err[512];
+	int ok;
+
+	ok = parse(text, strlen(text), &p, err, sizeof(err)) == 0 && p;
+	t = ok ? &p->threads[0] : NULL;
+	tap_ok(ok && p->has_thresholds && p->thresholds.a == 10 &&
+	       p->thresholds.r == 900000000u && p->thresholds.ri == 800000000u && p->nloops == 2 &&
+	       p->loops[0].id == 2 && p->loops[0].parent == -1 && p->loops[0].header == 0x1180 &&
+	       p->loops[1].id == 5 && p->loops[1].parent == 0 && p->loops[1].depth == 1 &&
+	       p->loops[1].first_line == 14 && p->loops[1].last_line == 18 &&
+	       !strcmp(p->loops[1].file, "/src/app.c") && t->npairs == 0 && t->nloop_recs == 2 &&
+	       t->nloop_reads == 1, "tool loop: thresholds, loops sorted by id, parents as indices");
+	tap_ok(ok && t->loop_recs[0].loop == 0 && t->loop_recs[0].node == 2 &&
+	       t->loop_recs[0].invocations == 1 && t->loop_recs[0].iterations == 100 &&
+	       t->loop_recs[0].data_iterations == 100 && t->loop_recs[0].redundant_iterations == 80 &&
+	       t->loop_recs[0].reads == 99000 && t->loop_recs[0].redundant_reads == 98000 &&
+	       t->loop_recs[1].loop == 1 && t->loop_reads[0].loop == 0 &&
+	       t->loop_reads[0].node == 2 && t->loop_reads[0].load == 4 &&
+	       t->loop_reads[0].redundant_reads == 98000, "l and x records with their loops as indices");
+	if (!ok)
+		tap_diag("%s", err);
+	wp_free(p);
+	p = NULL;
+	text = loop_profile("loop", "thresholds 1 1 0.123456789\n", "loop 0 0 1180 -1 0 0 0 -\n", 0, "");
+	ok = parse(text, strlen(text), &p, err, sizeof(err)) == 0 && p;
+	tap_ok(ok && p->thresholds.a == 1 && p->thresholds.r == 1000000000u &&
+	       p->thresholds.ri == 123456789u && !p->loops[0].file && p->loops[0].first_line == 0,
+	       "thresholds 1 and nine decimals; a loop of unknown lines and file");
+	if (!ok)
+		tap_diag("%s", err);
+	wp_free(p);
+
+	expect_error(loop_profile("loop", "thresholds 10 1.5 0.8\n", two_loops, 3, L_OK),
+		     ":3: bad threshold R '1.5'", "R above 1");
+	expect_error(loop_profile("loop", "thresholds 10 0.9 0\n", two_loops, 3, L_OK),
+		     ":3: bad threshold RI '0'", "RI 0");
+	expect_error(loop_profile("loop", "thresholds 10 0.9 80%\n", two_loops, 3, L_OK),
+		     ":3: bad threshold RI '80%'", "RI as a percentage");
+	expect_error(loop_profile("loop", "thresholds 0 0.9 0.8\n", two_loops, 3, L_OK),
+		     ":3: threshold A 0", "A 0");
+	expect_error(loop_profile("loop", "", two_loops, 3, L_OK), "has no thresholds line",
+		     "tool loop without thresholds");
+	expect_error(loop_profile("deadspy", TH, "", 0, ""),
+		     ":3: a thresholds line in a profile of tool deadspy", "thresholds in another tool");
+	expect_error(loop_profile("deadspy", "", two_loops, 0, ""),
+		     ":12: a loop, l or x line in a profile of tool deadspy", "loop lines in another tool");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 98000\nl 5 3 100 500 0 0 400\nx 2 2 4 98000\n"),
+		     ":27: l line has 8 fields where 9 were expected", "an l line without a field");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 98000\nl 5 3 100 500 0 0 400 0\nx 2 2 4 98000 1\n"),
+		     ":28: x line has 6 fields where 5 were expected", "an x line with a field too many");
+	expect_error(loop_profile("loop", TH, "loop 5 0 11a0 2 1 14 18\nloop 2 0 1180 -1 0 12 20 /src/app.c\n", 3, L_OK),
+		     ":13: loop line has 8 fields where 9 were expected", "a loop line without its file");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 98000\nl 9 3 100 500 0 0 400 0\nx 2 2 4 98000\n"),
+		     ":27: unknown loop 9", "an l line of an unknown loop");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 98000\nl 5 3 100 500 0 0 400 0\nx 3 2 4 98000\n"),
+		     ":28: unknown loop 3", "an x line of an unknown loop");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 98000\nl 5 2 100 500 0 0 400 0\nx 2 2 4 98000\n"),
+		     ":27: loop node 2 is not at loop 5's header", "an l line whose node is another loop's header");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 98000\nl 5 3 100 500 0 0 400 0\nx 2 2 0 98000\n"),
+		     ":28: load node 0 is the root", "an x line whose load is the root");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 101 80 99000 98000\nl 5 3 100 500 0 0 400 0\nx 2 2 4 98000\n"),
+		     ":26: 101 data-intensive iterations among 100 iterations", "more data-intensive iterations than iterations");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 101 99000 98000\nl 5 3 100 500 0 0 400 0\nx 2 2 4 98000\n"),
+		     ":26: 101 redundant iterations among 100 data-intensive ones", "more redundant iterations than data-intensive ones");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 99001\nl 5 3 100 500 0 0 400 0\nx 2 2 4 98000\n"),
+		     ":26: 99001 redundant reads among 99000 reads", "more redundant reads than reads");
+	expect_error(loop_profile("loop", TH, two_loops, 3, "l 2 2 1 100 100 80 99000 98000\nx 2 2 4 98000\nthread 8 1 0\nn 0 -1 -1 0 0\n"),
+		     ":20: thread 7 declares 3 records but 2 l or x lines follow it", "fewer records than declared");
+	expect_error(loop_profile("loop", TH, two_loops, 2, L_OK),
+		     ":28: thread 7 has more x lines than the 2 records it declares", "more records than declared");
+	expect_error(loop_profile("loop", TH, "loop 2 0 11a0 -1 0 14 18 /a.c\nloop 2 0 1180 -1 0 12 20 /a.c\n", 0, ""),
+		     ":14: second loop line with id 2 (the first is line 13)", "two loops with one id");
+	expect_error(loop_profile("loop", TH, "loop 5 0 11a0 7 1 14 18 /a.c\n", 0, ""),
+		     ":13: loop 5 is nested in loop 7, which has no loop line", "a parent without its loop line");
+	expect_error(loop_profile("loop", TH, "loop 5 0 11a0 2 2 14 18 /a.c\nloop 2 0 1180 -1 0 12 20 /a.c\n", 0, ""),
+		     ":13: loop 5 (depth 2) is nested in loop 2 (depth 0): a nested loop is one level deeper", "a nested loop's depth");
+	expect_error(loop_profile("loop", TH, "loop 2 0 1180 -1 0 22 20 /a.c\n", 0, ""),
+		     ":13: loop 2's first line 22 is after its last line 20", "lines backwards");
+	expect_error(loop_profile("loop", TH, two_loops, 4, L_OK "p 2 2 1.000 0.000 1\n"),
+		     ":29: a p line in a profile of tool loop", "a p line in a loop profile");
+	text = loop_profile("loop", TH, two_loops, 3, L_OK);
+	{
+		char buf[4096], *at;
+
+		snprintf(buf, sizeof(buf), "%s", text);
+		memcpy(strstr(buf, "stat reads_untracked"), "stat reads_untrackex", 20);
+		expect_error(buf, "has no stat reads_untracked", "a loop profile without a stat");
+		snprintf(buf, sizeof(buf), "%s", text);
+		at = strstr(buf, "stat reads_in_loops 900\n");
+		memmove(at + 1, at, strlen(at) + 1);
+		memcpy(at, "stat reads_in_loops 1001", 24);
+		expect_error(buf, "counts 1001 reads_in_loops among 1000 reads",
+			     "more reads in loops than reads");
+	}
+}
+
 int main(void)
 {
 	snprintf(valid, sizeof(valid), "%send 21\n", valid_body);
@@ -587,6 +743,7 @@ int main(void)
 	test_corrupt();
 	test_cpi_records();
 	test_rvn_records();
+	test_loop_records();
 	test_fuzz();
 	return tap_done();
 }
