@@ -17,7 +17,7 @@ loop() {
 	is "$(cat "$d.out")" "$("$PROGS/$p" "$@")" "$p $*: the output passes through"
 	"$WITCH" report --format=json "$d" >"$d.json"
 }
-marked() { line_of "$TOP/tests/progs/$1.c" "loop: $2"; }
+marked() { line_of "$TOP/tests/progs/$1.c" "/\* loop: $2"; }
 # at JSON PROG MARK FIELD: FIELD summed over the contexts of the loop
 # that begins on PROG's line marked MARK
 at() {
@@ -42,17 +42,19 @@ is "$(counts rec)" "15 30" "a loop in a recursive function: every instance count
 is "$(counts calls)" "1 3" "main's loop"
 is "$(jq '[.loops[] | select(.file // "" | endswith("loop_trips.c")) | select(.first_line == '"$(marked loop_trips inner)"') | .parent.first_line] | unique | .[0]' "$TMP/trips.json")" \
 	"$(marked loop_trips outer)" "the inner loop is nested in the outer one"
-is "$(jq -r '[.loops[] | select(.first_line == '"$(marked loop_trips callee)"' and (.file // "" | endswith("loop_trips.c"))) | .context | map(.function) | join(" ")][0]' "$TMP/trips.json")" \
-	"main caller callee" "the callee's loop in its calling context"
+is "$(jq -r '[.loops[] | select(.first_line == '"$(marked loop_trips callee)"' and (.file // "" | endswith("loop_trips.c"))) | .context[0:3] | map(.function) | join(" ")][0]' "$TMP/trips.json")" \
+	"callee caller main" "the callee's loop in its calling context, leaf first"
 
 # Prometheus's first bug, and its fix.
 loop "$TMP/bad" loop_scan bad 2000 500
 loop "$TMP/fixed" loop_scan fixed 2000 500
 is "$(flagged "$TMP/bad.json" loop_scan bug)" true "the scan for each wanted value is flagged"
-ratio=$(at "$TMP/bad.json" loop_scan bug ratio)
-diag "bad: ratio $ratio, $(at "$TMP/bad.json" loop_scan bug redundant_reads) of $(at "$TMP/bad.json" loop_scan bug reads) reads redundant"
+# gcc splits the scan into two natural loops (a found value and a missed
+# one go back to different headers): the outer part is the one flagged.
+ratio=$(jq --argjson l "$(marked loop_scan bug)" '[.loops[] | select(.first_line == $l and (.file // "" | endswith("loop_scan.c"))) | .ratio] | max' "$TMP/bad.json")
+diag "bad: ratio $ratio"
 within "$ratio" 0.95 1 "nearly all its data-intensive iterations are redundant"
-line=$(jq -r '[.loops[] | select(.first_line == '"$(marked loop_scan bug)"' and (.file // "" | endswith("loop_scan.c"))) | .top_reads[0].line][0]' "$TMP/bad.json")
+line=$(jq -r '[.loops[] | select(.flagged and .first_line == '"$(marked loop_scan bug)"' and (.file // "" | endswith("loop_scan.c"))) | .top_reads[0].line][0]' "$TMP/bad.json")
 is "$line" "$(($(marked loop_scan bug) + 2))" "its top redundant load is the haystack's, two lines below"
 is "$(jq '[.loops[] | select(.file // "" | endswith("loop_scan.c")) | .flagged] | any' "$TMP/fixed.json")" false \
 	"the fixed version has no flagged loop"
@@ -68,9 +70,10 @@ is "$(at "$TMP/rep.json" loop_scan repeat iterations)" 4 "the repetition's 4 ite
 # Per thread: each thread's scan is flagged; one pass over a table that
 # the other thread read too is not re-reading.
 loop "$TMP/thr" loop_threads threads
-is "$(jq '[.loops[] | select(.first_line == '"$(marked loop_threads scan)"' and (.file // "" | endswith("loop_threads.c")))] | length' "$TMP/thr.json")" 1 \
+is "$(jq '[.loops[] | select(.depth == 0 and .first_line == '"$(marked loop_threads scan)"' and (.file // "" | endswith("loop_threads.c")))] | length' "$TMP/thr.json")" 1 \
 	"both threads' scans: one loop in one context"
-is "$(at "$TMP/thr.json" loop_threads scan invocations)" 2 "... invoked once per thread"
+is "$(jq '[.loops[] | select(.depth == 0 and .first_line == '"$(marked loop_threads scan)"' and (.file // "" | endswith("loop_threads.c"))) | .invocations] | add' "$TMP/thr.json")" 2 \
+	"... invoked once per thread"
 is "$(flagged "$TMP/thr.json" loop_threads scan)" true "... flagged"
 is "$(at "$TMP/thr.json" loop_threads once redundant_reads)" 0 "a single pass per thread re-reads nothing"
 

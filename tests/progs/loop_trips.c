@@ -53,8 +53,8 @@ NOIPA static long once(void)
 {
 	long s = 0, i = 0;
 
-	do { /* loop: once */
-		s += a[i];
+	do {
+		s += a[i]; /* loop: once (its first line) */
 		i++;
 	} while (i < n_once);
 	return s;
