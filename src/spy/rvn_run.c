@@ -11,7 +11,8 @@
  * `r` lines).
  *
  * Computations are judged per thread: a number's key in the table is the
- * number and the thread. The table keeps, per static instruction, the
+ * number and the thread's record (not its ThreadId, which Valgrind gives
+ * again to a thread started after another ended). The table keeps, per static instruction, the
  * last RVN_KEEP numbers it made (thesis §2.4: the last N per
  * instruction); a number an instruction makes again is not kept twice.
  * Loads are judged in the cells (rvn_load).
@@ -293,7 +294,7 @@ static void keep(RvnSite *s, ULong key)
 
 VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn)
 {
-	ULong key = rvn_mix(vn, spy_cur ? (ULong)spy_cur->tid : 0) | 1;
+	ULong key = rvn_mix(vn, (ULong)(Addr)spy_cur) | 1;
 	UInt node = spy_site_handle(&s->site);
 	UWord i;
 

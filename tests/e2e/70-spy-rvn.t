@@ -80,13 +80,17 @@ like "$("$WITCH" report "$TMP/b" | sed -n 4p)" "^instructions observed: [0-9.]+%
 # Per thread: two threads compute the same sums of squares once each,
 # then the main thread twice; only the main thread's second is redundant.
 rvn "$TMP/th" rvn_threads 3
-# by FUNCTION: redundant computations at the marked line under FUNCTION
+# by FUNCTION [DIR]: redundant computations at the marked line under FUNCTION
 by() {
 	jq --argjson l "$(marked rvn_threads)" --arg f "$1" \
-		'[.pairs[] | select(.kind == "computation" and .again[0].line == $l and any(.again[]; .function == $f)) | .redundant] | add // 0' "$TMP/th.json"
+		'[.pairs[] | select(.kind == "computation" and .again[0].line == $l and any(.again[]; .function == $f)) | .redundant] | add // 0' "${2:-$TMP/th}.json"
 }
 is "$(by worker)" 0 "per thread: a thread is not redundant with another"
 within "$(by main)" 6 6 "per thread: the main thread's second sum (3 products, 3 additions)"
+# One thread after the other: Valgrind gives the second the first's
+# ThreadId, and it is still another thread.
+rvn "$TMP/ths" rvn_threads 3 serial
+is "$(by worker "$TMP/ths")" 0 "per thread: a thread started after another ended is another"
 
 # A forked child counts from the fork: spy_dead fork does its work, forks,
 # and the child does it again, without the parent's start-up.

@@ -4,7 +4,10 @@
  * repeats itself: nothing redundant at the marked line), then the main
  * thread computes it twice (the second time redundant).
  *
- *   rvn_threads [N]    N elements (default 64)
+ *   rvn_threads [N [serial]]    N elements (default 64)
+ *
+ * serial: the second thread starts after the first has ended, and gets
+ * its ThreadId from Valgrind again: still another thread.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -37,15 +40,22 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		n = atol(argv[1]);
 	if (n < 1 || n > 4096) {
-		fprintf(stderr, "usage: rvn_threads [N], N from 1 to 4096\n");
+		fprintf(stderr, "usage: rvn_threads [N [serial]], N from 1 to 4096\n");
 		return 2;
 	}
 	for (long i = 0; i < n; i++)
 		a[i] = (double)(i % 17) + 0.5;
-	for (int k = 0; k < 2; k++)
-		pthread_create(&t[k], NULL, worker, NULL);
-	for (int k = 0; k < 2; k++)
-		pthread_join(t[k], NULL);
+	if (argc > 2) {
+		for (int k = 0; k < 2; k++) {
+			pthread_create(&t[k], NULL, worker, NULL);
+			pthread_join(t[k], NULL);
+		}
+	} else {
+		for (int k = 0; k < 2; k++)
+			pthread_create(&t[k], NULL, worker, NULL);
+		for (int k = 0; k < 2; k++)
+			pthread_join(t[k], NULL);
+	}
 	printf("%.1f %.1f\n", squares(), squares());
 	return 0;
 }
