@@ -46,8 +46,9 @@
 /* Loops active at once in one thread (nesting and recursion); deeper
  * invocations are counted in the stat loops_untracked only. */
 #define LOOP_MAX_ACTIVE 32
-/* Slots of a thread's read set (24 bytes each), half of them usable. */
-#define LOOP_READS_MAX (1u << 19)
+/* Chunks of a thread's read set, each 192 KiB for 64 KiB of memory read
+ * in loops (512 MiB for 170 MiB); reads past them are not tracked. */
+#define LOOP_READ_CHUNKS_MAX 2730
 
 /* --- both runtimes ------------------------------------------------------ */
 

@@ -12,7 +12,8 @@
  *                blocks; where a translation needs a point
  *   loop_run.c   the helpers: a loop point (an invocation or iteration
  *                begins, or control left a loop), a read, the per-thread
- *                activations and read set
+ *                activations
+ *   loop_reads.c a thread's read set, by address
  *   loop_out.c   the profile's loop lines and records
  */
 #ifndef WITCHSPY_LOOP_H
@@ -102,7 +103,6 @@ const LoopRec *loop_thread_rec(const struct SpyThread *t, UInt node);
 
 typedef struct {
 	ULong reads, reads_in_loops, reads_untracked, loops_untracked;
-	ULong read_sets_truncated;	/* activations whose read set stopped growing */
 } LoopStats;
 extern LoopStats loop_st;
 

@@ -11,16 +11,16 @@
  * inside their callers' activations: their reads count for them.
  *
  * Read sets without a set per activation: the thread's clock ticks at
- * each read and each iteration start, and one table keyed by (address,
- * size, value) keeps when that pair was last read and, for each active
- * loop, whether that read was redundant for it. For activation k with
- * invocation start I and iteration start S, a read whose pair was last
- * read at time t is redundant iff some earlier read of the pair fell in
- * [I, S): if t >= S the pair was already read in this iteration, and the
- * answer is the one given then; else iff t >= I. Activations nest in
- * time (an inner one began inside its outer one's current iteration), so
- * this is exact for all of them with one lookup. The table forgets
- * everything when no loop is active (its epoch moves on).
+ * each read and each iteration start, and its read set (loop_reads.c)
+ * keeps, per word of memory, the bytes last read there, when, and for
+ * each active loop whether that read was redundant for it. For
+ * activation k with invocation start I and iteration start S, a read of
+ * the bytes a word last gave at time t is redundant iff some earlier read
+ * of them fell in [I, S): if t >= S they were already read in this
+ * iteration, and the answer is the one given then; else iff t >= I.
+ * Activations nest in time (an inner one began inside its outer one's
+ * current iteration), so one lookup judges the read for all of them. The
+ * set forgets everything when no loop is active (its epoch moves on).
  *
  * A read that re-reads what an earlier iteration of several active loops
  * read is redundant for each of them, as Prometheus judges each loop on
@@ -39,6 +39,7 @@
 
 #include "spy.h"
 #include "loop.h"
+#include "loop_reads.h"
 #include "core/contract.h"
 
 UInt loop_a = LOOP_A_DEFAULT;
@@ -54,27 +55,11 @@ typedef struct {
 	ULong reads, redundant;	/* in this iteration */
 } LoopAct;
 
-/* A pair read while loops were active, by a 64-bit fingerprint of its
- * address, size and value (two pairs of a table share one with a
- * chance of about 2^-40); empty when epoch is not the table's. */
-typedef struct {
-	ULong key;
-	ULong last;		/* clock of its last read */
-	UInt red;		/* bit k: that read was redundant for activation k */
-	UInt epoch;
-} ReadEnt;
-
-#define READS_MIN 1024u
-
 typedef struct LoopThread {
 	LoopAct act[LOOP_MAX_ACTIVE];
 	UInt n;
 	ULong now;
-	ReadEnt *tab;
-	UInt mask, live, epoch;
-	UInt floor;		/* activations below it stopped adding to the set */
-	UInt full;		/* not 0: not even activation full - 1 fits, no new
-				   pairs until it ends */
+	LoopReads reads;
 	LoopRec *recs;
 	UInt nrecs, cap_recs;
 	UInt *rec_hash;		/* node -> record index + 1 */
@@ -88,9 +73,7 @@ static LoopThread *thread_state(SpyThread *t)
 	if (LIKELY(lt != NULL))
 		return lt;
 	lt = VG_(calloc)("witchspy.loop", 1, sizeof(*lt));
-	lt->mask = READS_MIN - 1;
-	lt->tab = VG_(calloc)("witchspy.loopreads", READS_MIN, sizeof(ReadEnt));
-	lt->epoch = 1;
+	loop_reads_init(&lt->reads);
 	lt->rec_mask = 255;
 	lt->rec_hash = VG_(calloc)("witchspy.looprecs", lt->rec_mask + 1, sizeof(UInt));
 	t->loop = lt;
@@ -188,19 +171,9 @@ static void close_iteration(LoopThread *lt, LoopAct *a)
 static void end_top(LoopThread *lt)
 {
 	close_iteration(lt, &lt->act[--lt->n]);
-	if (lt->full > lt->n)
-		lt->full = 0;
-	if (lt->floor > lt->n)
-		lt->floor = lt->n;
-	if (lt->n)
-		return;
 	/* Nothing active: every pair read so far is history. */
-	lt->live = 0;
-	lt->full = False;
-	if (++lt->epoch == 0) {
-		VG_(memset)(lt->tab, 0, (lt->mask + 1) * sizeof(ReadEnt));
-		lt->epoch = 1;
-	}
+	if (!lt->n)
+		loop_reads_forget(&lt->reads);
 }
 
 static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
@@ -271,183 +244,107 @@ void loop_frames_popped(SpyThread *t)
 	mirror(t);
 }
 
-/* ---- the read set ---- */
-
-static ULong fmix(ULong h)
-{
-	h ^= h >> 33;
-	h *= 0xFF51AFD7ED558CCDULL;
-	h ^= h >> 33;
-	h *= 0xC4CEB9FE1A85EC53ULL;
-	return h ^ (h >> 33);
-}
-
-static ULong read_key(Addr a, UInt size, ULong v)
-{
-	return fmix(a * 0x9E3779B97F4A7C15ULL ^ fmix(v ^ ((ULong)size << 58)));
-}
-
-static UInt slot_of_key(ULong key, UInt mask)
-{
-	return (UInt)(key >> 24) & mask;
-}
-
-/* Keep, in a table of mask + 1 slots, the entries that an activation
- * from lt->floor up can still be asked about. */
-static void rehash(LoopThread *lt, UInt mask)
-{
-	ReadEnt *old = lt->tab;
-	UInt i, h, n = lt->mask + 1;
-	ULong oldest = lt->floor < lt->n ? lt->act[lt->floor].inv_start : ~0ULL;
-
-	lt->tab = VG_(calloc)("witchspy.loopreads", mask + 1, sizeof(ReadEnt));
-	lt->mask = mask;
-	lt->live = 0;
-	for (i = 0; i < n; i++) {
-		const ReadEnt *e = &old[i];
-
-		if (e->epoch != lt->epoch || e->last < oldest)
-			continue;
-		for (h = slot_of_key(e->key, mask); lt->tab[h].epoch == lt->epoch; h = (h + 1) & mask)
-			;
-		lt->tab[h] = *e;
-		lt->live++;
-	}
-	VG_(free)(old);
-}
+/* ---- judging a read ---- */
 
 /*
- * Room for one more pair. Below the limit the table doubles. At it, the
- * outermost activations' read sets stop growing, one after the other,
- * until the pairs the others need fill a quarter of it: an outer loop
- * that runs for the whole program must not blind its inner loops. When
- * the innermost alone fills that much, no pair is added until it ends.
+ * The activations (a bit each) for which the read of len bytes at offset
+ * o of word w, whose bytes are x (in place), is redundant; then w holds
+ * this read. A part of a read whose bytes are not what was last read
+ * there (or were never read) is a new pair: redundant for none.
  */
-static Bool make_room(LoopThread *lt)
+static UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, ULong now)
 {
-	UInt slots = lt->mask + 1;
+	UInt bytes = ((1u << len) - 1) << o, red = 0;
+	ULong mask = len == 8 ? ~0ULL : (((1ULL << (8 * len)) - 1) << (8 * o));
+	Int k;
 
-	if (2 * (lt->live + 1) <= slots)
-		return True;
-	if (lt->full)
-		return False;
-	if (slots < LOOP_READS_MAX) {
-		rehash(lt, 2 * slots - 1);
-		return True;
+	if (w->epoch != lt->reads.epoch) {
+		w->epoch = lt->reads.epoch;
+		w->known = 0;
 	}
-	rehash(lt, slots - 1);
-	while (4 * lt->live > slots && lt->floor + 1 < lt->n) {
-		lt->floor++;
-		loop_st.read_sets_truncated++;
-		rehash(lt, slots - 1);
-	}
-	lt->full = 4 * lt->live > slots ? lt->n : 0;
-	return !lt->full;
-}
+	if ((w->known & bytes) == bytes && !((w->v ^ x) & mask))
+		for (k = 0; k < (Int)lt->n; k++) {
+			const LoopAct *a = &lt->act[k];
 
-/* The entry of key, *found telling whether it was there; NULL when it
- * was not and there is no room for it. */
-static ReadEnt *entry(LoopThread *lt, ULong key, Bool *found)
-{
-	UInt h;
-	ReadEnt *e;
-
-	for (h = slot_of_key(key, lt->mask);; h = (h + 1) & lt->mask) {
-		e = &lt->tab[h];
-		if (e->epoch != lt->epoch)
-			break;
-		if (e->key == key) {
-			*found = True;
-			return e;
+			if (w->last >= a->iter_start ? (w->red >> k) & 1 : w->last >= a->inv_start)
+				red |= 1u << k;
 		}
-	}
-	*found = False;
-	if (2 * (lt->live + 1) > lt->mask + 1) {
-		if (!make_room(lt))
-			return NULL;
-		for (h = slot_of_key(key, lt->mask); lt->tab[h].epoch == lt->epoch;
-		     h = (h + 1) & lt->mask)
-			;
-		e = &lt->tab[h];
-	}
-	e->key = key;
-	e->epoch = lt->epoch;
-	lt->live++;
-	return e;
+	w->v = (w->v & ~mask) | (x & mask);
+	w->known |= (UChar)bytes;
+	w->last = now;
+	w->red = red;
+	return red;
 }
 
-static void judge(Addr a, UInt size, ULong v, SpySite *site)
+/* A read of size bytes at a, whose value's bytes are at p (little-endian):
+ * judged word by word, redundant for an activation when every part is. */
+static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 {
 	SpyThread *t = spy_cur;
 	LoopThread *lt = t->loop;
-	ULong now, last = 0;
-	UInt old = 0, red = 0;
+	UInt red = ~0u, off = 0;
+	Bool claimed = False;
+	ULong now;
 	Int k;
-	Bool found, claimed = False;
-	ReadEnt *e;
 
 	if (UNLIKELY(!lt || !lt->n))
 		return;
 	loop_st.reads_in_loops++;
 	now = ++lt->now;
-	e = entry(lt, read_key(a, size, v), &found);
-	if (found) {
-		last = e->last;
-		old = e->red;
+	while (off < size) {
+		Addr at = a + off;
+		UInt o = (UInt)(at & 7), len = 8 - o < size - off ? 8 - o : size - off, i;
+		LoopWord *w = loop_reads_word(&lt->reads, at & ~(Addr)7);
+		ULong x = 0;
+
+		for (i = 0; i < len; i++)
+			x |= (ULong)p[off + i] << (8 * (o + i));
+		if (w) {
+			red &= judge_word(lt, w, o, len, x, now);
+		} else {
+			red = 0;
+			loop_st.reads_untracked++;
+		}
+		off += len;
 	}
 	for (k = (Int)lt->n - 1; k >= 0; k--) {
 		LoopAct *x = &lt->act[k];
 		const LoopRec *rec = &lt->recs[x->rec];
 
 		x->reads++;
-		if (last >= x->iter_start ? !((old >> k) & 1) : last < x->inv_start)
+		if (!((red >> k) & 1))
 			continue;
-		red |= 1u << k;
 		if (!claimed) {
 			x->redundant++;
 			spy_pair(&t->pairs, rec->node, spy_site_handle(site))->count++;
 		}
 		claimed |= rec->flagged;
 	}
-	if (e) {
-		e->last = now;
-		e->red = red;
-	} else {
-		loop_st.reads_untracked++;
-	}
-}
-
-static ULong mix(ULong h, ULong v)
-{
-	h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-	return h * 0xFF51AFD7ED558CCDULL;
 }
 
 VG_REGPARM(3) void loop_read(Addr a, UWord size, SpySite *site, ULong v)
 {
-	judge(a, (UInt)size, v, site);
+	judge(a, (UInt)size, (const UChar *)&v, site);
 }
 
 void loop_read16(Addr a, SpySite *site, ULong v0, ULong v1)
 {
-	judge(a, 16, mix(v0, v1), site);
+	ULong v[2] = { v0, v1 };
+
+	judge(a, 16, (const UChar *)v, site);
 }
 
 void loop_read32(Addr a, SpySite *site, ULong v0, ULong v1, ULong v2, ULong v3)
 {
-	judge(a, 32, mix(mix(mix(v0, v1), v2), v3), site);
+	ULong v[4] = { v0, v1, v2, v3 };
+
+	judge(a, 32, (const UChar *)v, site);
 }
 
 /* A read whose value the IR does not hold (x87, fxrstor): memory after. */
 void loop_read_mem(Addr a, UWord size, SpySite *site)
 {
-	const UChar *p = (const UChar *)a;
-	ULong h = 0;
-	UWord i;
-
-	for (i = 0; i < size; i++)
-		h = mix(h, p[i]);
-	judge(a, (UInt)size, h, site);
+	judge(a, (UInt)size, (const UChar *)a, site);
 }
 
 /* ---- threads, fork, the end ---- */
@@ -458,7 +355,7 @@ void loop_thread_free(SpyThread *t)
 
 	if (!lt)
 		return;
-	VG_(free)(lt->tab);
+	loop_reads_free(&lt->reads);
 	VG_(free)(lt->recs);
 	VG_(free)(lt->rec_hash);
 	VG_(free)(lt);

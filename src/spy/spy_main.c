@@ -10,6 +10,8 @@
  *   --witch-tool=loop               loops whose iterations re-read (loop.h)
  *   --witch-loops=FILE              loop: the loops found by the counting run
  *   --witch-thresholds=A,R,RI       loop: Prometheus's thresholds [10,0.9,0.8]
+ *   --witch-loop-chunks=N           loop: chunks of 64 KiB a thread's read set may
+ *                                   shadow (tests: a small limit)
  *   --witch-by=symbol|value         rvn: numbers by operation (the thesis's RVN),
  *                                   or an instruction's results by operand values
  *   --witch-history=N               rvn --witch-by=value: its last N results [16]
@@ -44,6 +46,7 @@
 #include "core/contract.h"
 #include "rvn.h"
 #include "loop.h"
+#include "loop_reads.h"
 
 struct spy_config spy_cfg = {
 	.tool = SPY_DEAD,
@@ -82,6 +85,13 @@ static Bool process_option(const HChar *arg)
 			spy_cfg.tool = SPY_LOOP;
 		else
 			VG_(fmsg_bad_option)(arg, "use dead, silent, load, count, rvn or loop\n");
+	} else if (VG_STR_CLO(arg, "--witch-loop-chunks", v)) {
+		HChar *end;
+		Long k = VG_(strtoll10)(v, &end);
+
+		if (*end || k < 1 || k > LOOP_READ_CHUNKS_MAX)
+			VG_(fmsg_bad_option)(arg, "give 1 to %d chunks of 64 KiB\n", LOOP_READ_CHUNKS_MAX);
+		loop_read_chunks_max = (UInt)k;
 	} else if (VG_STR_CLO(arg, "--witch-loops", v)) {
 		spy_cfg.loops = v;
 	} else if (VG_STR_CLO(arg, "--witch-thresholds", v)) {
@@ -151,6 +161,7 @@ static void print_usage(void)
 		"    --witch-tool=loop              loops whose iterations re-read what earlier ones read\n"
 		"    --witch-loops=FILE             loop: the map of loops (witch spy --tool=loop writes it)\n"
 		"    --witch-thresholds=A,R,RI      loop: reads, redundant share, flagged share [10,0.9,0.8]\n"
+		"    --witch-loop-chunks=N          loop: 64 KiB chunks a thread's read set may shadow [2730]\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"
