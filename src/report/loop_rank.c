@@ -82,6 +82,15 @@ int wr_loops_finish(struct wr_report *r)
 		l->redundant_reads = add_sat(l->redundant_reads, row->redundant_reads);
 		l->ranked[i] = (uint32_t)i;
 	}
+	/* A read redundant for several nested loops is in each one's row:
+	 * the profile counts each once (the stat), where it has the stat. */
+	{
+		int present = 0;
+		uint64_t once = wr_stat(r, "redundant_reads", &present);
+
+		if (present)
+			l->redundant_reads = once;
+	}
 	qsort_r(l->ranked, l->nrows, sizeof(*l->ranked), compare_rows, l);
 	return 0;
 }

@@ -103,6 +103,7 @@ const LoopRec *loop_thread_rec(const struct SpyThread *t, UInt node);
 
 typedef struct {
 	ULong reads, reads_in_loops, reads_untracked, loops_untracked;
+	ULong redundant_reads;	/* redundant for at least one active loop */
 } LoopStats;
 extern LoopStats loop_st;
 

@@ -307,6 +307,8 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 		}
 		off += len;
 	}
+	red &= (lt->n < 32 ? (1u << lt->n) : 0) - 1;
+	loop_st.redundant_reads += red != 0;
 	for (k = (Int)lt->n - 1; k >= 0; k--) {
 		LoopAct *x = &lt->act[k];
 		const LoopRec *rec = &lt->recs[x->rec];
