@@ -280,8 +280,8 @@ LoopDesc *loop_map_loop(UInt id)
 	return id < nloops ? loops[id] : NULL;
 }
 
-/* The range of r[0..n) holding off, or NULL. */
-static const Range *find(const Range *r, UInt n, Addr off)
+/* How many ranges of r[0..n) (sorted) begin at or before off. */
+static UInt at_or_before(const Range *r, UInt n, Addr off)
 {
 	UInt lo = 0, hi = n;
 
@@ -293,22 +293,23 @@ static const Range *find(const Range *r, UInt n, Addr off)
 		else
 			hi = mid;
 	}
-	return lo && off < r[lo - 1].hi ? &r[lo - 1] : NULL;
+	return lo;
 }
 
+/* The range of r[0..n) holding off, or NULL. */
+static const Range *find(const Range *r, UInt n, Addr off)
+{
+	UInt k = at_or_before(r, n, off);
+
+	return k && off < r[k - 1].hi ? &r[k - 1] : NULL;
+}
+
+/* The range of r[0..n) beginning at off, or NULL. */
 static const Range *find_exact(const Range *r, UInt n, Addr off)
 {
-	UInt lo = 0, hi = n;
+	UInt k = at_or_before(r, n, off);
 
-	while (lo < hi) {
-		UInt mid = (lo + hi) / 2;
-
-		if (r[mid].lo < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && r[lo].lo == off ? &r[lo] : NULL;
+	return k && r[k - 1].lo == off ? &r[k - 1] : NULL;
 }
 
 /* The map's module of the spy module m, looked up once. */
