@@ -276,6 +276,22 @@ static UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, U
 	return red;
 }
 
+/* The load's redundant read for the loop in context node: in its site's
+ * memo while it goes to one pair (most reads of a loop), as LoadSpy's. */
+static void count_load(SpyThread *t, SpySite *site, UInt node)
+{
+	SpyMemo *m = &site->memo;
+	UInt load = spy_site_handle(site);
+
+	if (UNLIKELY(m->t != t || m->p.watch != node || m->p.trap != load)) {
+		spy_memo_flush(m);
+		m->t = t;
+		m->p.watch = node;
+		m->p.trap = load;
+	}
+	m->p.count++;
+}
+
 /* A read of size bytes at a, whose value's bytes are at p (little-endian):
  * judged word by word, redundant for an activation when every part is. */
 static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
@@ -318,7 +334,7 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 			continue;
 		if (!claimed) {
 			x->redundant++;
-			spy_pair(&t->pairs, rec->node, spy_site_handle(site))->count++;
+			count_load(t, site, rec->node);
 		}
 		claimed |= rec->flagged;
 	}
