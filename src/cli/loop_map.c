@@ -21,6 +21,7 @@ struct writer {
 	uint32_t *order;	/* the loops, grouped by module and function */
 	size_t n;
 	uint32_t *id;		/* by loop: its id in the map, CPI_NONE until written */
+	char *in;		/* by block: in the loop being written */
 	long next;
 };
 
@@ -86,7 +87,23 @@ static void put_loop(struct writer *w, uint32_t l)
 		const struct cpi_block *bl = &c->blocks[c->loop_blocks[lp->blocks + b]];
 
 		put_range(w->f, "b", c, bl->first, bl->n);
+		w->in[c->loop_blocks[lp->blocks + b]] = 1;
 	}
+	/* Where control leaves it: the tool ends an invocation there, and
+	 * needs no look at any other block. */
+	for (b = 0; b < lp->nblocks; b++) {
+		const struct cpi_block *bl = &c->blocks[c->loop_blocks[lp->blocks + b]];
+		uint32_t k;
+
+		for (k = 0; k < bl->nsucc; k++) {
+			uint32_t to = c->arcs[c->succ[bl->succ + k]].to;
+
+			if (!w->in[to])
+				fprintf(w->f, "e %" PRIx64 "\n", c->insns[c->blocks[to].first].offset);
+		}
+	}
+	for (b = 0; b < lp->nblocks; b++)
+		w->in[c->loop_blocks[lp->blocks + b]] = 0;
 }
 
 /* The loops order[from..to) of one function, in preorder from parent. */
@@ -103,15 +120,17 @@ static void put_nest(struct writer *w, size_t from, size_t to, uint32_t parent)
 
 long loop_map_write(FILE *f, const struct cpi *c)
 {
-	struct writer w = { f, c, NULL, 0, NULL, 0 };
+	struct writer w = { f, c, NULL, 0, NULL, NULL, 0 };
 	int32_t module = -1;
 	size_t i, j;
 
 	w.order = malloc((c->nloops ? c->nloops : 1) * sizeof(*w.order));
 	w.id = malloc((c->nloops ? c->nloops : 1) * sizeof(*w.id));
-	if (!w.order || !w.id) {
+	w.in = calloc(c->nblocks ? c->nblocks : 1, 1);
+	if (!w.order || !w.id || !w.in) {
 		free(w.order);
 		free(w.id);
+		free(w.in);
 		return -1;
 	}
 	for (i = 0; i < c->nloops; i++) {
@@ -141,5 +160,6 @@ long loop_map_write(FILE *f, const struct cpi *c)
 	fputs("end\n", f);
 	free(w.order);
 	free(w.id);
+	free(w.in);
 	return ferror(f) ? -1 : w.next;
 }

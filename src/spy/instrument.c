@@ -11,7 +11,7 @@
  *   silent  before each store, with the value it is about to write
  *   load    after each load, with the value it returned
  *   loop    after each load, with its value, while a loop is active; and
- *           a loop point where the map says one is needed (loop_map.c)
+ *           a loop point at loop headers and exits (loop_map.c)
  *
  * Compare-and-swap is judged after it ran (what it read, whether it
  * wrote). Dirty helpers with memory effects (x87 80-bit, fxsave, ...)
@@ -750,7 +750,6 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 	struct insn *ins;
 	Int *owner, i, ninsn, nimarks = 0;
 	Bool entered = False;
-	LoopDesc *inner = NULL;	/* loop: the innermost loop of the instruction before */
 
 	(void)closure;
 	(void)vge;
@@ -784,7 +783,7 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 
 			addStmtToIRSB(c.out, st);
 			if (spy_cfg.tool == SPY_LOOP) {
-				LoopPoint *p = loop_map_point(pc, !entered, inner);
+				LoopPoint *p = loop_map_point(pc);
 
 				if (!entered)
 					enter(&c, pc);
@@ -793,7 +792,6 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 					     mkIRExprVec_2(hw((HWord)p),
 							   tmp_of(c.out, Ity_I64, IRExpr_Get(c.sp_off, Ity_I64))),
 					     NULL);
-				inner = loop_map_inner(pc);
 				entered = True;
 				continue;
 			}

@@ -37,10 +37,9 @@ typedef struct LoopDesc {
 	struct LoopMod *mod;
 } LoopDesc;
 
-/* A place where a translation calls loop_point: a loop's header, the
- * first instruction of a translation in a function with loops, or an
- * instruction whose innermost loop differs from the one before it. One
- * per address, whatever translations hold it. */
+/* A place where a translation calls loop_point: a loop's header, or
+ * where control leaves a loop. One per address, whatever translations
+ * hold it. */
 typedef struct LoopPoint {
 	Addr pc;
 	LoopDesc *inner;	/* the innermost loop holding it, NULL: none */
@@ -54,12 +53,8 @@ typedef struct LoopPoint {
 
 /* Read the map; on error a message and exit. */
 void loop_map_load(const HChar *path);
-/* The point for the instruction at pc, or NULL when it needs none: first
- * says it begins a translation, prev is the point-relevant state of the
- * instruction before it in the translation (loop_map_inner). */
-LoopPoint *loop_map_point(Addr pc, Bool first, LoopDesc *prev);
-/* The innermost loop holding the instruction at pc (NULL: none). */
-LoopDesc *loop_map_inner(Addr pc);
+/* The point for the instruction at pc, or NULL when it needs none. */
+LoopPoint *loop_map_point(Addr pc);
 /* All loops, for the profile: the count and each by id. */
 UInt loop_map_count(void);
 LoopDesc *loop_map_loop(UInt id);

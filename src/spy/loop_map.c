@@ -5,8 +5,11 @@
  *
  * The map is by module path and link-time offset; a translation's
  * instruction is looked up by its module (spy_module_of) and its offset
- * there. Each distinct block belongs to its innermost loop (the deepest
- * that lists it). Loops that share a header (OptiWISE keeps a frequent
+ * there. A loop point goes where an iteration begins (a header) and
+ * where control leaves a loop (an exit: a block outside it that one of
+ * its blocks leads to); nowhere else can the running loops change, but
+ * at calls and returns, which the shadow stack sees. Each distinct block
+ * belongs to its innermost loop (the deepest that lists it). Loops that share a header (OptiWISE keeps a frequent
  * back edge's loop nested in the merged one) are one loop here: a visit
  * of the header cannot tell which back edge led to it, so the outermost
  * stands for them.
@@ -30,12 +33,12 @@ typedef struct {
 
 typedef struct LoopMod {
 	HChar *path;
-	Range *funcs;		/* functions with loops, by lo */
-	UInt nfuncs, cap_funcs;
 	Range *blocks;		/* distinct blocks, by lo, each its innermost loop */
 	UInt nblocks, cap_blocks;
 	Range *heads;		/* lo: a header; by lo, each its outermost loop */
 	UInt nheads;
+	Range *exits;		/* lo: where control leaves a loop */
+	UInt nexits, cap_exits;
 } LoopMod;
 
 static LoopMod *mods;
@@ -138,8 +141,6 @@ static Int cmp_range(const void *a, const void *b)
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
-	if (!x->loop || !y->loop)
-		return 0;	/* functions */
 	/* The innermost first (blocks); for heads the same order, read
 	 * from the other end. */
 	return x->loop->depth > y->loop->depth ? -1 : x->loop->depth < y->loop->depth;
@@ -174,7 +175,7 @@ static void finish_module(LoopMod *m, UInt first_loop)
 		m->heads[n++].loop = loops[i];
 	}
 	m->nheads = sort_unique(m->heads, n, True);
-	VG_(ssort)(m->funcs, m->nfuncs, sizeof(Range), cmp_range);
+	m->nexits = sort_unique(m->exits, m->nexits, False);
 }
 
 void loop_map_load(const HChar *path)
@@ -220,12 +221,10 @@ void loop_map_load(const HChar *path)
 			first_loop = nloops;
 			cur = NULL;
 		} else if (!VG_(strcmp)(kind, "f")) {
-			Addr lo, hi;
-
-			if (!m || !hex(field(&line), &lo) || !hex(field(&line), &hi) || *line || hi <= lo)
-				fail(path, lineno, "an f line is `f LO HI` after a module line");
-			m->funcs = (Range *)grow(m->funcs, &m->cap_funcs, m->nfuncs, sizeof(Range));
-			m->funcs[m->nfuncs++] = (Range){ lo, hi, NULL };
+			/* A function with loops: the exits say all a translation
+			 * needs of it. */
+			if (!m)
+				fail(path, lineno, "an f line comes after a module line");
 		} else if (!VG_(strcmp)(kind, "loop")) {
 			Long id, parent, depth, first, last;
 			Addr header;
@@ -260,6 +259,13 @@ void loop_map_load(const HChar *path)
 				fail(path, lineno, "a b line is `b LO HI` after a loop line");
 			m->blocks = (Range *)grow(m->blocks, &m->cap_blocks, m->nblocks, sizeof(Range));
 			m->blocks[m->nblocks++] = (Range){ lo, hi, cur };
+		} else if (!VG_(strcmp)(kind, "e")) {
+			Addr at;
+
+			if (!cur || !hex(field(&line), &at) || *line)
+				fail(path, lineno, "an e line is `e OFFSET` after a loop line");
+			m->exits = (Range *)grow(m->exits, &m->cap_exits, m->nexits, sizeof(Range));
+			m->exits[m->nexits++] = (Range){ at, at + 1, cur };
 		} else {
 			fail(path, lineno, "unknown line");
 		}
@@ -337,24 +343,11 @@ static LoopMod *map_module(Int m)
 	return of_spy[m];
 }
 
-LoopDesc *loop_map_inner(Addr pc)
+LoopPoint *loop_map_point(Addr pc)
 {
 	Int sm = spy_module_of(pc);
 	LoopMod *m = map_module(sm);
-	const Range *r;
-
-	if (!m)
-		return NULL;
-	r = find(m->blocks, m->nblocks, pc - spy_mods[sm].bias);
-	return r ? r->loop : NULL;
-}
-
-LoopPoint *loop_map_point(Addr pc, Bool first, LoopDesc *prev)
-{
-	Int sm = spy_module_of(pc);
-	LoopMod *m = map_module(sm);
-	const Range *r;
-	LoopDesc *inner, *head;
+	const Range *r, *head;
 	LoopPoint *p;
 	Addr off;
 	UInt h;
@@ -362,22 +355,18 @@ LoopPoint *loop_map_point(Addr pc, Bool first, LoopDesc *prev)
 	if (!m)
 		return NULL;
 	off = pc - spy_mods[sm].bias;
-	if (!find(m->funcs, m->nfuncs, off))
-		return NULL;	/* no loop of its function to begin or leave */
-	r = find(m->blocks, m->nblocks, off);
-	inner = r ? r->loop : NULL;
-	r = find_exact(m->heads, m->nheads, off);
-	head = r ? r->loop : NULL;
-	if (!first && !head && inner == prev)
+	head = find_exact(m->heads, m->nheads, off);
+	if (!head && !find_exact(m->exits, m->nexits, off))
 		return NULL;
 	h = (UInt)((pc * 0x9E3779B97F4A7C15ULL) >> (64 - POINT_BITS));
 	for (p = points[h]; p; p = p->next)
 		if (p->pc == pc)
 			return p;
+	r = find(m->blocks, m->nblocks, off);
 	p = VG_(calloc)("witchspy.looppoint", 1, sizeof(*p));
 	p->pc = pc;
-	p->inner = inner;
-	p->head = head;
+	p->inner = r ? r->loop : NULL;
+	p->head = head ? head->loop : NULL;
 	p->next = points[h];
 	points[h] = p;
 	return p;

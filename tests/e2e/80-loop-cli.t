@@ -56,7 +56,8 @@ is "$(sed -n 1p "$map")" "witch-loops 1" "the map starts with its header"
 is "$(tail -n 1 "$map")" "end" "and ends with end"
 # Its grammar: ids 0.. in order, a parent written before its children at
 # one level less deep, every loop after an f line holding its header and
-# with at least one b line, one of them starting at the header.
+# with at least one b line, one of them starting at the header; its exits
+# (e lines) in its function.
 is "$(awk '
 	function hex(s,   i, v) {
 		v = 0; s = tolower(s)
@@ -79,6 +80,7 @@ is "$(awk '
 	}
 	$1 == "b" { if (cur == "" || NF != 3 || hex($2) >= hex($3)) bad = bad " b at " NR
 		nb++; if (hex($2) == h) athead = 1; next }
+	$1 == "e" { if (cur == "" || NF != 2 || hex($2) < flo || hex($2) >= fhi) bad = bad " e at " NR; next }
 	{ bad = bad " line " NR }
 	END { close_loop(); print (n > 0 && bad == "") ? "ok" : "bad:" bad }' "$map")" ok \
 	"the map is well formed: ids, parents, depths, functions and blocks agree"
