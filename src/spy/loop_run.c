@@ -277,12 +277,18 @@ static UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, U
 }
 
 /* The load's redundant read for the loop in context node: in its site's
- * memo while it goes to one pair (most reads of a loop), as LoadSpy's. */
-static void count_load(SpyThread *t, SpySite *site, UInt node)
+ * memo while it goes to one pair (most reads of a loop), as LoadSpy's;
+ * a read that counts for more loops than one counts in the memo for the
+ * innermost only (memo says so), or the memo would change pair at each. */
+static void count_load(SpyThread *t, SpySite *site, UInt node, Bool memo)
 {
 	SpyMemo *m = &site->memo;
 	UInt load = spy_site_handle(site);
 
+	if (!memo) {
+		spy_pair(&t->pairs, node, load)->count++;
+		return;
+	}
 	if (UNLIKELY(m->t != t || m->p.watch != node || m->p.trap != load)) {
 		spy_memo_flush(m);
 		m->t = t;
@@ -299,7 +305,7 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 	SpyThread *t = spy_cur;
 	LoopThread *lt = t->loop;
 	UInt red = ~0u, off = 0;
-	Bool claimed = False;
+	Bool claimed = False, counted = False;
 	ULong now;
 	Int k;
 
@@ -334,7 +340,8 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 			continue;
 		if (!claimed) {
 			x->redundant++;
-			count_load(t, site, rec->node);
+			count_load(t, site, rec->node, !counted);
+			counted = True;
 		}
 		claimed |= rec->flagged;
 	}
