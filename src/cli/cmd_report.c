@@ -2,10 +2,13 @@
  * cmd_report.c - witch report: read profiles, merge, symbolize, render.
  *
  * Every failure is one line on stderr that starts with "witch report: ",
- * says what is wrong and what to do, and makes the exit status 1.
+ * says what is wrong and what to do, and makes the exit status 1; those of
+ * --fail-above make it 2, so that a CI job tells a misused gate (2) and
+ * an unreadable profile (1) from waste above the limit (3).
  */
 #include "cli/oneline.h"
 #include "cli/commands.h"
+#include "cli/report_gate.h"
 #include "report/causal_analysis.h"
 #include "report/causal_profile.h"
 #include "report/causal_render.h"
@@ -21,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: witch report [--format=text|json|coz] [--top=N] [--pid=PID] [--function=NAME] [--ghz=F] PROFILE|DIR..."
+#define USAGE "usage: witch report [--format=text|json|coz|folded] [--folded-by=first|second] " \
+	"[--top=N] [--pid=PID] [--function=NAME] [--ghz=F] [--fail-above=FRACTION] PROFILE|DIR..."
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED };
 
 struct report_opts {
 	enum format format;
@@ -33,12 +37,17 @@ struct report_opts {
 	uint64_t pid;		/* 0: every process */
 	const char *function;	/* witch cpi: only this function */
 	double ghz;		/* witch cpi: the frequency for estimated CPI; 0: the profile's */
+	int folded_second;	/* --folded-by=second: stacks of the pairs' second contexts */
+	int folded_by_given;
+	const char *fail_above;	/* --fail-above's value as given; NULL: no gate */
+	double limit;		/* its fraction */
 	char **paths;		/* argv's strings, not copies */
 	int npaths;
 };
 
 /* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
 #define fail(...) cli_fail("witch report", 1, __VA_ARGS__)
+#define gate_fail(...) cli_fail("witch report", GATE_MISUSE, __VA_ARGS__)
 
 static void help(void)
 {
@@ -52,6 +61,14 @@ static void help(void)
 	       "  --format=text|json  text for people (default), JSON for tools\n"
 	       "  --format=coz        causal profiles only: coz's profile.coz format,\n"
 	       "                      for coz's viewer\n"
+	       "  --format=folded     folded stacks (frame;frame weight, root first) for\n"
+	       "                      flamegraph.pl, inferno or speedscope: each pair's\n"
+	       "                      waste in bytes (rvn: redundant executions) on its\n"
+	       "                      first context; witch cpi: CPU time in ns\n"
+	       "  --folded-by=first|second\n"
+	       "                      which context of each pair the stacks are: first\n"
+	       "                      (default: the watched access; rvn's first) or\n"
+	       "                      second (the trapping access; rvn's again)\n"
 	       "  --top=N             show the N pairs (causal: lines) with the most\n"
 	       "                      waste (impact), (cpi) N rows of each table, or\n"
 	       "                      (spy --tool=loop) N loops; default 10 (JSON of\n"
@@ -62,6 +79,12 @@ static void help(void)
 	       "                      or img::Buf::fill) or its symbol (_ZN3img3Buf4fillEl)\n"
 	       "  --ghz=F             witch cpi profiles: estimate CPI at F GHz (default: the\n"
 	       "                      nominal frequency of the machine the sampled run ran on)\n"
+	       "  --fail-above=FRACTION\n"
+	       "                      for CI: exit 3, after the report and one line on\n"
+	       "                      stderr, when the redundancy (the headline fraction;\n"
+	       "                      rvn: of computations) is above FRACTION, a decimal\n"
+	       "                      in [0, 1] or a percentage (0.10 or 10%%); record and\n"
+	       "                      spy profiles only; exit 2 when it cannot apply\n"
 	       "  -h, --help          show this help\n", USAGE);
 }
 
@@ -89,9 +112,26 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 			o->format = FORMAT_JSON;
 		else if (!strcmp(val, "coz"))
 			o->format = FORMAT_COZ;
+		else if (!strcmp(val, "folded"))
+			o->format = FORMAT_FOLDED;
 		else
-			return fail("unknown format '%s'; use --format=text, "
-				    "--format=json or (causal profiles) --format=coz", val);
+			return fail("unknown format '%s'; use --format=text, --format=json, "
+				    "--format=folded or (causal profiles) --format=coz", val);
+		return 0;
+	}
+	if (!strcmp(name, "--folded-by")) {
+		if (strcmp(val, "first") && strcmp(val, "second"))
+			return fail("--folded-by=%s is not a choice; use --folded-by=first (the "
+				    "pairs' first contexts) or --folded-by=second", val);
+		o->folded_second = !strcmp(val, "second");
+		o->folded_by_given = 1;
+		return 0;
+	}
+	if (!strcmp(name, "--fail-above")) {
+		if (gate_parse(val, &o->limit))
+			return gate_fail("--fail-above=%s is not a fraction; give a decimal in [0, 1] "
+					 "or a percentage, such as 0.10 or 10%%", val);
+		o->fail_above = val;
 		return 0;
 	}
 	if (!strcmp(name, "--function")) {
@@ -134,12 +174,12 @@ static int check_top(struct report_opts *o, const char *rows)
 
 /*
  * Options may come before or after the paths; "--" ends them, for a
- * profile whose name starts with '-'. Returns 0 to go on, 1 after an
- * error, 2 after --help.
+ * profile whose name starts with '-'. Returns 0 to go on, the exit
+ * status after an error, -1 after --help.
  */
 static int parse_options(int argc, char **argv, struct report_opts *o)
 {
-	int i, only_paths = 0;
+	int i, ret, only_paths = 0;
 
 	o->format = FORMAT_TEXT;
 	o->top = 10;
@@ -148,6 +188,10 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 	o->pid = 0;
 	o->function = NULL;
 	o->ghz = 0;
+	o->folded_second = 0;
+	o->folded_by_given = 0;
+	o->fail_above = NULL;
+	o->limit = 0;
 	o->npaths = 0;
 	o->paths = calloc((size_t)argc + 1, sizeof(*o->paths));
 	if (!o->paths)
@@ -167,21 +211,26 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			help();
-			return 2;
+			return -1;
 		}
 		eq = strchr(a, '=');
 		snprintf(name, sizeof(name), "%.*s",
 			 (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
 		if (strcmp(name, "--format") && strcmp(name, "--top") && strcmp(name, "--pid") &&
-		    strcmp(name, "--function") && strcmp(name, "--ghz"))
+		    strcmp(name, "--function") && strcmp(name, "--ghz") && strcmp(name, "--folded-by") &&
+		    strcmp(name, "--fail-above"))
 			return fail("unknown option '%s'; %s", a, USAGE);
+		/* The gate's misuse is told apart from a failed report. */
 		if (!eq && i + 1 == argc)
-			return fail("%s needs a value; %s", a, USAGE);
-		if (set_option(o, name, eq ? eq + 1 : argv[++i]))
-			return 1;
+			return cli_fail("witch report", strcmp(name, "--fail-above") ? 1 : GATE_MISUSE,
+					"%s needs a value; %s", a, USAGE);
+		if ((ret = set_option(o, name, eq ? eq + 1 : argv[++i])))
+			return ret;
 	}
 	if (o->npaths == 0)
 		return fail("no profile given; %s", USAGE);
+	if (o->folded_by_given && o->format != FORMAT_FOLDED)
+		return fail("--folded-by applies to --format=folded");
 	return 0;
 }
 
@@ -206,12 +255,18 @@ static int render(const struct report_opts *o, struct wr_report *r)
 	if (!s)
 		return fail("out of memory");
 	/* Warnings about missing or changed modules before the report. */
-	if (r->loops)
+	if (r->loops) {
 		ret = render_loops(o, r, s);
-	else if (!(ret = wr_sym_ranked(s, o->top)) && o->format == FORMAT_JSON)
+		goto done;
+	}
+	ret = wr_sym_ranked(s, o->format == FORMAT_FOLDED ? 0 : o->top);
+	if (!ret && o->format == FORMAT_FOLDED)
+		ret = wr_render_folded(stdout, r, s, o->folded_second);
+	else if (!ret && o->format == FORMAT_JSON)
 		ret = wr_render_json(stdout, r, s, o->top);
 	else if (!ret)
 		ret = wr_render_text(stdout, r, s, o->top);
+done:
 	wr_sym_free(s);
 	if (ret)
 		return fail("out of memory while symbolizing");
@@ -284,14 +339,26 @@ static int cpi_report(const struct report_opts *o)
 	else if (o->format == FORMAT_COZ)
 		ret = fail("--format=coz is for causal profiles (witch causal); %s holds witch cpi's",
 			   o->paths[0]);
+	else if (o->format == FORMAT_FOLDED && o->folded_second)
+		ret = fail("--folded-by=second applies to the pairs of record and spy profiles; "
+			   "witch cpi's stacks are those of its samples");
+	else if (o->format == FORMAT_FOLDED && (o->function || o->ghz))
+		ret = fail("--function and --ghz do not apply to --format=folded, which shows every "
+			   "sampled stack");
 	else if (cpi_load(c, o->paths, o->npaths, err, sizeof(err)))
 		ret = fail("%s", err);
-	else if (!(s = wr_sym_new(c->r, stderr)) || cpi_analyze(c, s))
+	/* The sampled run's stacks need no analysis of the code. */
+	else if (!(s = wr_sym_new(c->r, stderr)) || (o->format != FORMAT_FOLDED && cpi_analyze(c, s)))
 		ret = fail("out of memory");
 	else if (o->function && cpi_function_named(c, o->function) == CPI_NONE)
 		ret = fail("no function %s ran in these profiles; `witch report %s` lists the functions",
 			   o->function, o->paths[0]);
-	if (!ret) {
+	if (!ret && o->format == FORMAT_FOLDED) {
+		if (wr_render_folded_time(stdout, c->r, s))
+			ret = fail("out of memory");
+		else if (fflush(stdout) || ferror(stdout))
+			ret = fail("cannot write the report: %s", strerror(errno));
+	} else if (!ret) {
 		if (!ro.ghz)
 			ro.ghz = c->nominal_khz / 1e6;
 		/* JSON is for tools: every row unless asked. */
@@ -317,14 +384,20 @@ int cmd_report(int argc, char **argv)
 	ret = parse_options(argc, argv, &o);
 	if (ret) {
 		free(o.paths);
-		return ret == 2 ? 0 : 1;
+		return ret < 0 ? 0 : ret;
 	}
 	for (i = 0; i < o.npaths; i++)
 		ncpi += cpi_path(o.paths[i]);
 	if (ncpi) {
-		ret = ncpi < o.npaths ? fail("witch cpi profiles and other profiles cannot be reported "
-					     "together; run witch report on each kind separately")
-				      : check_top(&o, "rows of each table") ? 1 : cpi_report(&o);
+		if (ncpi < o.npaths)
+			ret = fail("witch cpi profiles and other profiles cannot be reported together; "
+				   "run witch report on each kind separately");
+		else if (o.fail_above)
+			ret = gate_fail("--fail-above applies to record and spy profiles, whose "
+					"redundancy it compares; %s holds witch cpi's, which measure time",
+					o.paths[0]);
+		else
+			ret = check_top(&o, "rows of each table") ? 1 : cpi_report(&o);
 		free(o.paths);
 		return ret;
 	}
@@ -339,6 +412,12 @@ int cmd_report(int argc, char **argv)
 	if (ncausal && ncausal < o.npaths)
 		ret = fail("causal profiles and witch record profiles cannot be reported together; "
 			   "run witch report on each kind separately");
+	else if (ncausal && o.fail_above)
+		ret = gate_fail("--fail-above applies to record and spy profiles, whose redundancy it "
+				"compares; %s holds causal profiles, which measure speedups", o.paths[0]);
+	else if (ncausal && o.format == FORMAT_FOLDED)
+		ret = fail("--format=folded needs calling contexts, which causal profiles do not "
+			   "record; %s holds causal profiles", o.paths[0]);
 	else if (ncausal)
 		ret = check_top(&o, "lines") ? 1 : causal_report(&o);
 	else if (o.format == FORMAT_COZ)
@@ -358,8 +437,16 @@ int cmd_report(int argc, char **argv)
 			   "lists the processes", (unsigned long long)o.pid);
 	else if (wr_report_finish(r))
 		ret = fail("out of memory");
-	else
-		ret = render(&o, r);
+	else if (r->loops && o.format == FORMAT_FOLDED)
+		ret = fail("--format=folded stacks pairs of contexts; %s holds loops (tool loop): use "
+			   "--format=text or json", o.paths[0]);
+	else if (o.fail_above && !gate_figure(r))
+		ret = gate_fail("--fail-above applies to the waste tools' profiles (dead, silent, load, "
+				"their spies, rvn) and to loop profiles; %s holds tool %s's", o.paths[0],
+				r->tool->name);
+	else if (!(ret = render(&o, r)) && o.fail_above)
+		/* After the report: a failing build shows why. */
+		ret = gate_judge(r, o.fail_above, o.limit);
 	wr_report_free(r);
 	free(o.paths);
 	return ret;

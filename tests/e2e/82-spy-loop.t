@@ -60,6 +60,15 @@ is "$(jq '[.loops[] | select(.file // "" | endswith("loop_scan.c")) | .flagged] 
 	"the fixed version has no flagged loop"
 is "$(jq '.loops[0].flagged' "$TMP/bad.json")" true "flagged loops come first"
 
+# The CI gate: any flagged loop fails it.
+"$WITCH" report --fail-above=0.5 "$TMP/bad" >/dev/null 2>"$TMP/gate.err"
+is $? 3 "--fail-above: a flagged loop fails the gate"
+like "$(cat "$TMP/gate.err")" "^witch report: [0-9]+ loops? flagged, --fail-above allows none$" "... and says so in one line"
+"$WITCH" report --fail-above=0.5 "$TMP/fixed" >/dev/null 2>&1
+is $? 0 "--fail-above: the fixed program passes"
+"$WITCH" report --format=folded "$TMP/bad" >/dev/null 2>"$TMP/folded.err"
+is $? 1 "--format=folded refuses a loop profile"
+
 # A repetition of the whole scan: the scan is still flagged, the
 # repetition is not (its iterations repeat a flagged loop's reads).
 loop "$TMP/rep" loop_scan bad 2000 500 4
