@@ -44,7 +44,7 @@
 /* More reads than any iteration makes would flag nothing. */
 #define LOOP_A_MAX 1000000000L
 /* Loops active at once in one thread (nesting and recursion); deeper
- * invocations are counted in the stat loops_untracked only. */
+ * loops' header visits are counted in the stat loops_untracked only. */
 #define LOOP_MAX_ACTIVE 32
 /* Chunks of a thread's read set, each 192 KiB for 64 KiB of memory read
  * in loops (512 MiB for 170 MiB); reads past them are not tracked. */

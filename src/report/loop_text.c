@@ -70,9 +70,9 @@ static void print_totals(FILE *out, const struct wr_report *r)
 			"be found redundant later\n", (unsigned long long)v,
 			plural(v, "read was", "reads were"), plural(v, "it", "they"));
 	if ((v = wr_stat(r, "loops_untracked", NULL)))
-		fprintf(out, "note: %llu loop %s not counted: more loops were active at once than "
-			"a thread keeps track of\n", (unsigned long long)v,
-			plural(v, "activation was", "activations were"));
+		fprintf(out, "note: %llu %s of loop headers not counted: more loops were active at "
+			"once than a thread keeps track of\n", (unsigned long long)v,
+			plural(v, "visit", "visits"));
 	fprintf(out, "loops: %zu flagged, of %zu that read (each loop once per calling context)\n",
 		l->nflagged, l->nreading);
 }

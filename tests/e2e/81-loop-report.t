@@ -109,7 +109,7 @@ like "$(head -n 1 "$TMP/text")" '^witch report: loops that re-read \(read sets, 
 like "$(cat "$TMP/text")" 'thresholds 10,0\.9,0\.8: an iteration of at least 10 reads is data-intensive' "the thresholds"
 like "$(cat "$TMP/text")" 'reads: 15000, 8000 in loops \(53\.3%\), 4050 redundant \(27\.0% of all reads\)' "the totals"
 like "$(cat "$TMP/text")" 'note: 7 reads were not tracked: a loop.s read set was full' "untracked reads are said"
-like "$(cat "$TMP/text")" 'note: 2 loop activations were not counted' "and untracked loop activations"
+like "$(cat "$TMP/text")" 'note: 2 visits of loop headers not counted' "and untracked loop header visits"
 is "$(grep '^#' "$TMP/text" | sed 's/  */ /g')" "#1 flagged wr_ratio (a.c:10-20) 3200 of 4000 reads redundant (80.0%)
 #2 flagged wr_redundancy (b.c:32-36) 450 of 500 reads redundant (90.0%)
 #3 wr_stat (b.c:30-40) 400 of 1600 reads redundant (25.0%)" \
