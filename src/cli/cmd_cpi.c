@@ -56,7 +56,7 @@ static const char usage_text[] =
 	"                    " CPI_DEFAULT_RATE_TEXT "; above 250 a costlier perf timer samples)\n"
 	"  --no-follow       measure only PROGRAM's own process, not the programs it\n"
 	"                    runs (exec) or the children it forks\n"
-	"  -q, --quiet       no summary line after the runs\n";
+	"  -q, --quiet       no progress line (on a terminal), no summary line\n";
 
 struct cpi_opts {
 	const char *outdir;
@@ -270,7 +270,7 @@ int cmd_cpi(int argc, char **argv)
 		old_preload = strdup(old_preload);
 	if (cpi_stdin_open(&in, WHO, outdir))
 		return 2;
-	vargv = vg_argv(tool_opts, outdir, o.no_follow, 0, path, argc, argv);
+	vargv = vg_argv(tool_opts, outdir, o.no_follow, 0, o.quiet ? NULL : WHO, path, argc, argv);
 	if (!vargv)
 		return fail("out of memory");
 	memset(&sampled, 0, sizeof(sampled));

@@ -75,7 +75,7 @@ static const char usage_text[] =
 	"  --no-follow              profile only PROGRAM's own process, not the\n"
 	"                           programs it runs (exec) or the children it forks\n"
 	"  -v, --verbose            show Valgrind's messages\n"
-	"  -q, --quiet              no summary line after the run\n";
+	"  -q, --quiet              no progress line (on a terminal), no summary line\n";
 
 /* What --tool names, and the default output directory's last word. */
 struct spy_tool {
@@ -334,12 +334,14 @@ int cmd_spy(int argc, char **argv)
 	const char *opts[9] = { a_tool, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	char **vargv;
 	struct spy_opts o;
-	const char *base;
+	const char *base, *progress;
 	int status, rc, n = 1;
 
 	rc = parse(argc, argv, &o);
 	if (rc)
 		return rc;
+	/* Not over Valgrind's own messages either (--verbose). */
+	progress = o.quiet || o.verbose ? NULL : WHO;
 	argv += optind;
 	argc -= optind;
 	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
@@ -358,7 +360,8 @@ int cmd_spy(int argc, char **argv)
 	/* The same glibc routines as `witch record` runs natively. */
 	set_glibc_tunables();
 	if (!strcmp(o.tool->name, "loop")) {
-		struct spy_loop_run r = { WHO, valgrind, outdir, o.no_follow, path, argc, argv };
+		struct spy_loop_run r = { WHO, valgrind, outdir, o.no_follow, progress, path, argc,
+					  argv };
 
 		rc = spy_loop_find(&r, map, sizeof(map));
 		if (rc)
@@ -390,7 +393,7 @@ int cmd_spy(int argc, char **argv)
 		opts[n++] = a_loops;
 		opts[n++] = a_thresholds;
 	}
-	vargv = vg_argv(opts, outdir, o.no_follow, o.verbose, path, argc, argv);
+	vargv = vg_argv(opts, outdir, o.no_follow, o.verbose, progress, path, argc, argv);
 	if (!vargv)
 		return fail("out of memory");
 	status = launch_and_wait(valgrind, vargv, WHO);

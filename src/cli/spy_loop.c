@@ -37,7 +37,7 @@ static int count_run(const struct spy_loop_run *r, const char *cfg)
 
 	if (cpi_stdin_open(&in, r->who, r->outdir) || cpi_stdin_first(&in, r->who))
 		return 2;
-	vargv = vg_argv(tool_opts, cfg, r->no_follow, 0, r->path, r->argc, r->argv);
+	vargv = vg_argv(tool_opts, cfg, r->no_follow, 0, r->progress, r->path, r->argc, r->argv);
 	if (!vargv)
 		return cli_fail(r->who, 2, "out of memory");
 	status = launch_quietly(r->valgrind, vargv, r->who);

@@ -15,6 +15,7 @@ struct spy_loop_run {
 	const char *valgrind;	/* vg_find's */
 	const char *outdir;	/* absolute; the run writes into outdir/cfg */
 	int no_follow;
+	const char *progress;	/* vg_argv's: the progress line's label, NULL: none */
 	const char *path;	/* the program, resolved */
 	int argc;
 	char **argv;		/* as given: argv[0] names it in messages */

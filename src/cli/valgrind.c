@@ -40,8 +40,9 @@ int vg_find(const char *who, char *valgrind, size_t vcap)
 }
 
 char **vg_argv(const char *const *tool_opts, const char *outdir, int no_follow, int verbose,
-	       const char *path, int argc, char **argv)
+	       const char *progress, const char *path, int argc, char **argv)
 {
+	const char *tty = progress && isatty(2) ? ttyname(2) : NULL;
 	char **v = calloc((size_t)argc + 32, sizeof(*v));
 	char *out = NULL, *log = NULL;
 	int n = 0, i;
@@ -61,6 +62,13 @@ char **vg_argv(const char *const *tool_opts, const char *outdir, int no_follow, 
 	if (no_follow)
 		v[n++] = strdup("--witch-follow=no");
 	v[n++] = strdup("--vgdb=no");
+	/* The terminal by name: the tool opens it for each line (progress.c). */
+	if (tty) {
+		if (asprintf(&v[n++], "--witch-progress=%s", tty) < 0)
+			v[n - 1] = NULL;
+		if (asprintf(&v[n++], "--witch-progress-label=%s", progress) < 0)
+			v[n - 1] = NULL;
+	}
 	if (verbose) {
 		v[n++] = strdup("-v");
 	} else {

@@ -21,10 +21,13 @@ int vg_find(const char *who, char *valgrind, size_t vcap);
  * witchspy with the options tool_opts (NULL-terminated, such as
  * "--witch-tool=dead"), writing into outdir; children and exec'ed
  * programs too unless no_follow. Valgrind logs into outdir unless
- * verbose. Free it with vg_argv_free; NULL when out of memory.
+ * verbose. With progress (such as "witch spy"; NULL: none) and stderr a
+ * terminal, the tool shows a progress line there, starting with it, even
+ * when the run's own stderr is then redirected. Free it with
+ * vg_argv_free; NULL when out of memory.
  */
 char **vg_argv(const char *const *tool_opts, const char *outdir, int no_follow, int verbose,
-	       const char *path, int argc, char **argv);
+	       const char *progress, const char *path, int argc, char **argv);
 void vg_argv_free(char **vargv);
 
 /* Valgrind's verdict on a run from its logs in outdir, in one line on

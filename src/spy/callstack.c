@@ -43,6 +43,8 @@ static SpyThread *new_thread(ThreadId tid)
 	spy_pairs_init(&t->pairs);
 	t->next = spy_threads;
 	spy_threads = t;
+	if (spy_cfg.tool == SPY_COUNT)
+		cnt_thread_new(t);
 	return t;
 }
 

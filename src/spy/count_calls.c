@@ -248,6 +248,22 @@ void cnt_thread_exit(SpyThread *t)
 	t->exited = True;
 }
 
+void cnt_thread_new(SpyThread *t)
+{
+	t->icount_base = icount_of(t);
+}
+
+/* Cheap enough twice a second: a read of each live thread's guest state. */
+ULong cnt_instructions(void)
+{
+	const SpyThread *t;
+	ULong n = 0;
+
+	for (t = spy_threads; t; t = t->next)
+		n += icount_of(t) - t->icount_base;
+	return n;
+}
+
 /* Thread t calls target from cs; its instruction count is now. */
 static void called(SpyThread *t, CntCall *cs, Addr sp, Addr target, ULong now)
 {
@@ -395,7 +411,7 @@ void cnt_after_fork(void)
 		if (!t->exited)
 			VG_(set_shadow_regs_area)(t->tid, 1, CNT_ICOUNT, sizeof(zero),
 						  (const UChar *)&zero);
-		t->icount = 0;
+		t->icount = t->icount_base = 0;
 		for (i = 0; i < t->depth; i++) {
 			t->f[i].start = t->f[i].hidden = 0;
 			t->f[i].hidden_since = 0;

@@ -80,6 +80,8 @@ void loop_switch(struct SpyThread *t);
 void loop_frames_popped(struct SpyThread *t);
 void loop_thread_free(struct SpyThread *t);
 void loop_after_fork(void);
+/* The bytes of every live thread's read set. */
+ULong loop_shadow_bytes(void);
 /* Every thread's open invocations end (the profile is written). */
 void loop_finish(void);
 

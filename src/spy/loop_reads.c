@@ -54,6 +54,11 @@ void loop_reads_forget(LoopReads *r)
 	r->epoch = 1;
 }
 
+ULong loop_reads_bytes(const LoopReads *r)
+{
+	return r->map ? (ULong)r->nchunks * WORDS * sizeof(LoopWord) : 0;
+}
+
 static UInt slot(Addr key, UInt mask)
 {
 	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> 40) & mask;

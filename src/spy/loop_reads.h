@@ -44,5 +44,7 @@ void loop_reads_forget(LoopReads *r);
 /* The word holding address a (8-aligned), NULL when the set is at its
  * limit and a has no chunk yet. */
 LoopWord *loop_reads_word(LoopReads *r, Addr a);
+/* The bytes of the set's chunks (the progress line's shadow memory). */
+ULong loop_reads_bytes(const LoopReads *r);
 
 #endif

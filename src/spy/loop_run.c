@@ -387,6 +387,17 @@ void loop_thread_free(SpyThread *t)
 	t->loop = NULL;
 }
 
+ULong loop_shadow_bytes(void)
+{
+	const SpyThread *t;
+	ULong n = 0;
+
+	for (t = spy_threads; t; t = t->next)
+		if (t->loop)
+			n += loop_reads_bytes(&t->loop->reads);
+	return n;
+}
+
 /* The child goes on inside the same loops, and counts from zero. */
 void loop_after_fork(void)
 {

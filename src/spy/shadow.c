@@ -148,6 +148,11 @@ ULong sh_chunks_in_use(void)
 	return in_use;
 }
 
+ULong sh_bytes_in_use(void)
+{
+	return in_use * chunk_bytes;
+}
+
 /* The slot holding chunk index i, or NULL when there is none. */
 static UInt **chunk_slot(UWord i)
 {

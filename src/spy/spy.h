@@ -22,6 +22,7 @@
  *   loop_map.c, loop_run.c, loop_out.c
  *                --witch-tool=loop: loops whose iterations re-read
  *                (loop.h)
+ *   progress.c   the progress line on the terminal (--witch-progress)
  */
 #ifndef WITCHSPY_H
 #define WITCHSPY_H
@@ -181,6 +182,8 @@ typedef struct SpyThread {
 	/* count: the thread's instructions when it exited, and its
 	 * functions' latest frames */
 	ULong icount;
+	ULong icount_base;	/* its count when first seen: a clone starts
+				   with a copy of its parent's */
 	Bool exited;
 	struct CntFnTab *fns;
 	struct LoopThread *loop;	/* loop: its active loops and read set */
@@ -321,6 +324,8 @@ UInt *sh_alloc(Addr a);
 void sh_clear(Addr a, SizeT len);
 void sh_copy(Addr from, Addr to, SizeT len);
 ULong sh_chunks_in_use(void);
+/* What those chunks take (the dead tool's have a bitmap too). */
+ULong sh_bytes_in_use(void);
 
 /* Handles of the chunk holding a (indexed by a's offset), or NULL when
  * nothing was ever recorded there. */
@@ -480,10 +485,30 @@ void cnt_after_fork(void);
 void cnt_thread_free(SpyThread *t);
 /* The thread exits: its count from now on is this one. */
 void cnt_thread_exit(SpyThread *t);
+/* A thread first seen: its count so far is not its own. */
+void cnt_thread_new(SpyThread *t);
+/* Instructions all threads executed so far (the progress line). */
+ULong cnt_instructions(void);
 
 struct core_profile;
 /* The count tool's stats and records, modules first (count_out.c). */
 void cnt_write(struct core_profile *o);
+
+/* ---- progress.c: the progress line on the terminal ------------------ */
+
+/* --witch-progress=TTY: the terminal, --witch-progress-label=TEXT: what
+ * the line starts with. */
+extern const HChar *progress_tty, *progress_label;
+
+void progress_init(void);
+/* At each scheduler timeslice, with the superblocks executed so far. */
+void progress_tick(ULong blocks_done);
+/* The client is about to make system call sysno. */
+void progress_syscall(UInt sysno, const UWord *args);
+/* Before witchspy's own output, at exit or exec: the line goes. */
+void progress_clear(void);
+/* A forked child leaves the line to its parent. */
+void progress_after_fork(void);
 
 /* ---- profile.c --------------------------------------------------------- */
 

@@ -24,6 +24,8 @@
  *   --witch-follow=yes|no           forked children write profiles too
  *                                   (Valgrind follows forks whatever
  *                                   --trace-children says)
+ *   --witch-progress=TTY            a progress line on that terminal (progress.c)
+ *   --witch-progress-label=TEXT     what the line starts with [witch]
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -125,6 +127,10 @@ static Bool process_option(const HChar *arg)
 		if (*end || n < 1 || n > RVN_HISTORY_MAX)
 			VG_(fmsg_bad_option)(arg, "give 1 to %d results\n", RVN_HISTORY_MAX);
 		spy_cfg.history = (UInt)n;
+	} else if (VG_STR_CLO(arg, "--witch-progress", v)) {
+		progress_tty = v;
+	} else if (VG_STR_CLO(arg, "--witch-progress-label", v)) {
+		progress_label = v;
 	} else if (VG_STR_CLO(arg, "--witch-out", v)) {
 		spy_cfg.outdir = v;
 	} else if (VG_STR_CLO(arg, "--witch-approx", v)) {
@@ -166,7 +172,9 @@ static void print_usage(void)
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"
 		"    --witch-heap=clear|keep        glibc free()d blocks forget their history [clear]\n"
-		"    --witch-follow=yes|no          forked children write profiles too [yes]\n");
+		"    --witch-follow=yes|no          forked children write profiles too [yes]\n"
+		"    --witch-progress=TTY           show progress on that terminal, twice a second\n"
+		"    --witch-progress-label=TEXT    what the progress line starts with [witch]\n");
 }
 
 static void print_debug_usage(void)
@@ -255,8 +263,8 @@ static void on_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
-	(void)blocks_done;
 	spy_thread_switch(tid);
+	progress_tick(blocks_done);
 }
 
 static void on_thread_exit(ThreadId tid)
@@ -279,6 +287,7 @@ static void on_post_deliver_signal(ThreadId tid, Int sig)
 static void after_fork_child(ThreadId tid)
 {
 	spy_cfg.silent = !spy_cfg.follow;
+	progress_after_fork();
 	spy_threads_after_fork(tid);
 	if (spy_cfg.tool == SPY_COUNT)
 		cnt_after_fork();
@@ -296,8 +305,10 @@ static void after_fork_child(ThreadId tid)
 
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
-	(void)tid; (void)args; (void)nargs;
+	(void)tid; (void)nargs;
+	progress_syscall(sysno, args);
 	if ((sysno == __NR_execve || sysno == __NR_execveat) && !spy_cfg.silent) {
+		progress_clear();
 		if (spy_cfg.tool == SPY_LOOP)
 			loop_finish();
 		exec_profile = spy_profile_write(True);
@@ -339,6 +350,7 @@ static void post_clo_init(void)
 		loop_map_load(spy_cfg.loops);
 	}
 	spy_profile_start();
+	progress_init();
 	if (spy_cfg.stack_clear)
 		VG_(track_die_mem_stack)(on_die_stack);
 }
@@ -348,6 +360,7 @@ static void fini(Int exitcode)
 	const HChar *path;
 
 	(void)exitcode;
+	progress_clear();
 	if (spy_cfg.silent)
 		return;
 	if (spy_cfg.tool == SPY_LOOP)
