@@ -686,13 +686,48 @@ void spy_ir_check_return(IRSB *out, Int sp_off)
 	     tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp)));
 }
 
-void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off)
+/* The call site returning to ret, one whatever translations hold it (rvn
+ * makes them all again at each burst). */
+static SpyCallSite *call_site(Addr ret)
 {
-	SpyCallSite *cs = VG_(malloc)("witchspy.callsite", sizeof(*cs));
+	static SpyCallSite **by_ret;
+	static UInt mask, n;
+	SpyCallSite *cs;
+	UInt h;
 
+	if (2 * (n + 1) > mask + 1) {
+		SpyCallSite **old = by_ret;
+		UInt i, size = mask + 1;
+
+		mask = old ? 2 * size - 1 : 1023;
+		by_ret = VG_(calloc)("witchspy.callsite", mask + 1, sizeof(*by_ret));
+		for (i = 0; old && i < size; i++) {
+			if (!old[i])
+				continue;
+			for (h = (UInt)((old[i]->ret * 0x9E3779B97F4A7C15ULL) >> 40) & mask; by_ret[h];
+			     h = (h + 1) & mask)
+				;
+			by_ret[h] = old[i];
+		}
+		VG_(free)(old);
+	}
+	for (h = (UInt)((ret * 0x9E3779B97F4A7C15ULL) >> 40) & mask; (cs = by_ret[h]) != NULL;
+	     h = (h + 1) & mask)
+		if (cs->ret == ret)
+			return cs;
+	cs = VG_(malloc)("witchspy.callsite", sizeof(*cs));
 	cs->ret = ret;
 	cs->parent = 0xffffffffu;
 	cs->child = 0;
+	by_ret[h] = cs;
+	n++;
+	return cs;
+}
+
+void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off)
+{
+	SpyCallSite *cs = call_site(ret);
+
 	CALL(out, spy_on_call, mkIRExprVec_2(hw((HWord)cs), tmp_of(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64))),
 	     NULL);
 }

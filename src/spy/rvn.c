@@ -39,7 +39,7 @@ struct rctx {
 	Int *owner;		/* by statement: its instruction, -1 before the first */
 	Bool *counted;		/* by statement: the WrTmp judged as its instruction's result */
 	Bool *writes_sp;	/* by instruction */
-	RvnSite *site;		/* by instruction */
+	RvnSite **site;		/* by instruction */
 	Int sbase;		/* the shadow guest state's offset */
 	Int sp_off;
 };
@@ -525,7 +525,7 @@ static void find_results(struct rctx *c, Int ninsn)
 
 static IRExpr *site_of(struct rctx *c, Int k)
 {
-	return hw((HWord)&c->site[k]);
+	return hw((HWord)c->site[k]);
 }
 
 static UWord flags(struct rctx *c, Int k, Int size)
@@ -704,19 +704,67 @@ static void judge_value(struct rctx *c, Int i, Int k)
 	call_0(c->out, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(site_of(c, k), h), NULL);
 }
 
-static RvnSite *new_sites(IRSB *in, Int ninsn)
+/*
+ * The instructions' sites, one per address whatever translations hold it:
+ * a translation made again (each burst discards them all) finds its
+ * sites, their rings and their loads' names as it left them, instead of
+ * leaking new ones.
+ */
+#define SITES_MIN 4096u
+static RvnSite **sites_by_pc;
+static UInt sites_mask, nsites;
+
+static UInt pc_slot(Addr pc, UInt mask)
+{
+	return (UInt)((pc * 0x9E3779B97F4A7C15ULL) >> 40) & mask;
+}
+
+static void grow_sites(void)
+{
+	RvnSite **old = sites_by_pc;
+	UInt i, h, n = sites_mask + 1;
+
+	sites_mask = old ? 2 * n - 1 : SITES_MIN - 1;
+	sites_by_pc = VG_(calloc)("witchspy.rvn.sites", sites_mask + 1, sizeof(*sites_by_pc));
+	for (i = 0; old && i < n; i++) {
+		if (!old[i])
+			continue;
+		for (h = pc_slot(old[i]->site.pc, sites_mask); sites_by_pc[h]; h = (h + 1) & sites_mask)
+			;
+		sites_by_pc[h] = old[i];
+	}
+	VG_(free)(old);
+}
+
+static RvnSite *site_at(Addr pc)
 {
 	static UInt next_id = 1;
-	RvnSite *s = VG_(calloc)("witchspy.rvn.sites", ninsn + 1, sizeof(*s));
+	RvnSite *s;
+	UInt h;
+
+	if (2 * (nsites + 1) > sites_mask + 1)
+		grow_sites();
+	for (h = pc_slot(pc, sites_mask); (s = sites_by_pc[h]) != NULL; h = (h + 1) & sites_mask)
+		if (s->site.pc == pc)
+			return s;
+	s = VG_(calloc)("witchspy.rvn.sites", 1, sizeof(*s));
+	s->site.pc = pc;
+	s->site.node = s->site.alt_node = SPY_NO_NODE;
+	s->id = next_id++;
+	sites_by_pc[h] = s;
+	nsites++;
+	return s;
+}
+
+/* The translation's sites, by instruction (the array goes with it). */
+static RvnSite **new_sites(IRSB *in, Int ninsn)
+{
+	RvnSite **s = VG_(malloc)("witchspy.rvn", (ninsn + 1) * sizeof(*s));
 	Int i, k = 0;
 
 	for (i = 0; i < in->stmts_used; i++)
-		if (in->stmts[i]->tag == Ist_IMark) {
-			s[k].site.pc = (Addr)in->stmts[i]->Ist.IMark.addr;
-			s[k].site.node = s[k].site.alt_node = SPY_NO_NODE;
-			s[k].id = next_id++;
-			k++;
-		}
+		if (in->stmts[i]->tag == Ist_IMark)
+			s[k++] = site_at((Addr)in->stmts[i]->Ist.IMark.addr);
 	return s;
 }
 
@@ -825,5 +873,6 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	VG_(free)(c.owner);
 	VG_(free)(c.counted);
 	VG_(free)(c.writes_sp);
+	VG_(free)(c.site);
 	return c.out;
 }
