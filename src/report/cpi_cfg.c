@@ -2,8 +2,11 @@
  * cpi_cfg.c - functions, basic blocks and each function's control-flow
  * graph, from the counting run's instructions and edges.
  *
- * A function is the ELF symbol holding its instructions (code without a
- * symbol: a run of contiguous instructions). A basic block starts at a
+ * A function is the ELF symbol holding its instructions; code without a
+ * symbol (stripped objects) is in the function of its call frame entry,
+ * which unwinding needs and strip keeps, else in a run of contiguous
+ * instructions: instructions that never ran (an error path) would cut
+ * a function into pieces, and its loops with it. A basic block starts at a
  * function's first instruction, after a gap, after an instruction with
  * edges of its own (a jump, a call, a return), and at an instruction that
  * edges lead to; it runs to the next such start. An instruction with no
@@ -40,8 +43,8 @@ int cpi_functions(struct cpi *c)
 		struct cpi_func *f = c->nfuncs ? &c->funcs[c->nfuncs - 1] : NULL;
 		/* Instructions come in address order: the last symbol holds
 		 * the next ones until its end. */
-		int known = sym.function && sym_module == in->module && in->offset >= sym.start &&
-			    in->offset < sym.end;
+		int known = (sym.function || sym.end > sym.start) && sym_module == in->module &&
+			    in->offset >= sym.start && in->offset < sym.end;
 
 		wr_sym_addr(c->sym, in->module, in->offset, !known, &info);
 		if (!known) {
@@ -53,6 +56,10 @@ int cpi_functions(struct cpi *c)
 		if (sym.function) {
 			name = sym.function;
 			linkage = sym.linkage;
+			start = sym.start;
+		} else if (sym.end > sym.start) {
+			name = NULL;
+			linkage = NULL;
 			start = sym.start;
 		} else {
 			name = NULL;

@@ -572,6 +572,45 @@ static const struct func_sym *func_at(struct sym_module *sm, uint64_t offset)
 	return lo && offset < sm->funcs[lo - 1].end ? &sm->funcs[lo - 1] : NULL;
 }
 
+/* The [start, end) of the call frame row holding pc, 0 when none. */
+static int cfi_row(Dwarf_CFI *cfi, Dwarf_Addr pc, Dwarf_Addr *start, Dwarf_Addr *end)
+{
+	Dwarf_Frame *frame;
+	int ok;
+
+	if (dwarf_cfi_addrframe(cfi, pc, &frame))
+		return 0;
+	ok = dwarf_frame_info(frame, start, end, NULL) >= 0 && *start <= pc && pc < *end;
+	free(frame);
+	return ok;
+}
+
+/*
+ * No symbol: the call frame information, which stripped objects keep
+ * (unwinding needs it), bounds the function. Its rows (one per change of
+ * the frame's rules: each push) tile an entry's range, and libdw gives
+ * rows, not entries: the rows that touch are joined. Two functions with
+ * no padding between them join too; a function is then two, which costs
+ * nothing but a wider graph.
+ */
+static void cfi_range(Dwfl_Module *mod, uint64_t offset, struct wr_addr_info *info)
+{
+	Dwarf_Addr bias, start, end, s, e;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+
+	if (!cfi || !cfi_row(cfi, offset - bias, &start, &end)) {
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || !cfi_row(cfi, offset - bias, &start, &end))
+			return;
+	}
+	while (cfi_row(cfi, end, &s, &e) && s == end)
+		end = e;
+	while (start && cfi_row(cfi, start - 1, &s, &e) && e == start)
+		start = s;
+	info->start = start + bias;
+	info->end = end + bias;
+}
+
 void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int with_symbol,
 		 struct wr_addr_info *info)
 {
@@ -587,6 +626,8 @@ void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int w
 		info->function = wr_name_symbol(&s->names, f->name, &info->linkage);
 		info->start = f->start;
 		info->end = f->end;
+	} else if (with_symbol) {
+		cfi_range(mod, offset, info);
 	}
 	dl = dwfl_module_getsrc(mod, offset);
 	if (dl)

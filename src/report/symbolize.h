@@ -53,7 +53,9 @@ int wr_sym_ranked(struct wr_symbolizer *s, size_t top);
 struct wr_addr_info {
 	const char *function;	/* the symbol's function (names.h), NULL when none */
 	const char *linkage;	/* the symbol's name when mangled, else NULL */
-	uint64_t start, end;	/* the symbol's offsets in the module (end: past it) */
+	uint64_t start, end;	/* the symbol's offsets in the module (end: past it);
+				   without one, the call frame entry's (stripped
+				   code's function); 0, 0 when unknown */
 	const char *file;	/* NULL when unknown */
 	int line;		/* 0 when unknown */
 };

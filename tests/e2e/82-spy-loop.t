@@ -76,6 +76,17 @@ is "$(flagged "$TMP/rep.json" loop_scan bug)" true "repeated: the scan is flagge
 is "$(flagged "$TMP/rep.json" loop_scan repeat)" false "the repetition around it is not"
 is "$(at "$TMP/rep.json" loop_scan repeat iterations)" 4 "the repetition's 4 iterations"
 
+# A stripped program: its functions are bounded by their call frame
+# entries, not by the instructions that ran (which a never-run error path
+# cuts in pieces), so the scan is still one loop of one function.
+strip -o "$TMP/loop_scan-stripped" "$PROGS/loop_scan"
+"$WITCH" spy --quiet --tool=loop -o "$TMP/str" -- "$TMP/loop_scan-stripped" bad 2000 500 >/dev/null
+ok $? "witch spy --tool=loop on a stripped program"
+"$WITCH" report --format=json "$TMP/str" >"$TMP/str.json"
+is "$(jq '[.loops[] | select(.flagged and (.module // "" | endswith("loop_scan-stripped")))] | length' "$TMP/str.json")" 1 \
+	"stripped: the scan is flagged"
+within "$(jq '.totals.reads_in_loops / .totals.reads' "$TMP/str.json")" 0.9 1 "stripped: nearly every read is in a loop"
+
 # Per thread: each thread's scan is flagged; one pass over a table that
 # the other thread read too is not re-reading.
 loop "$TMP/thr" loop_threads threads
