@@ -9,13 +9,10 @@
 # The contexts are code of witch itself, which has debug information:
 # main calling wr_ratio (A), wr_stat (B) and wr_redundancy (C). A leaf is
 # the instruction's own address, main's node a return address inside it.
-BIN=$TOP/build/bin/witch
-sym() { nm "$BIN" | awk -v s="$1" '$3 == s { sub(/^0+/, "", $1); print $1; exit }'; }
 MAIN=$(printf '%x' $((0x$(sym main) + 1)))
 A=$(sym wr_ratio)
 B=$(sym wr_stat)
 C=$(sym wr_redundancy)
-MODULE=$(printf '%s' "$BIN" | sed 's/%/%25/g; s/ /%20/g')
 
 # profile PID BY STATS THREADS...: a whole rvn profile on stdout. STATS
 # is "computations redundant loads redundant stores redundant dropped";

@@ -11,15 +11,12 @@
 # information: main calling wr_ratio (A), wr_stat (B), wr_redundancy (C)
 # and wr_kind_name (D). A leaf is the instruction's own address; main's
 # node, and A's when it calls B, are return addresses inside them.
-BIN=$TOP/build/bin/witch
-sym() { nm "$BIN" | awk -v s="$1" '$3 == s { sub(/^0+/, "", $1); print $1; exit }'; }
 MAIN=$(printf '%x' $((0x$(sym main) + 1)))
 A=$(sym wr_ratio)
 A1=$(printf '%x' $((0x$A + 1)))
 B=$(sym wr_stat)
 C=$(sym wr_redundancy)
 D=$(sym wr_kind_name)
-MODULE=$(printf '%s' "$BIN" | sed 's/%/%25/g; s/ /%20/g')
 
 [ -n "$A" ] && [ -n "$B" ] && [ -n "$C" ] && [ -n "$D" ] && [ -n "$(sym main)" ]
 ok $? "witch's own functions to make contexts of"

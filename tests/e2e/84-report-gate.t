@@ -9,14 +9,11 @@
 # calling wr_ratio (A, and A1 one byte further: another context in the
 # same function), wr_stat (B) and wr_redundancy (C). A leaf is the
 # instruction's own address, main's node a return address inside it.
-BIN=$TOP/build/bin/witch
-sym() { nm "$BIN" | awk -v s="$1" '$3 == s { sub(/^0+/, "", $1); print $1; exit }'; }
 MAIN=$(printf '%x' $((0x$(sym main) + 1)))
 A=$(sym wr_ratio)
 A1=$(printf '%x' $((0x$A + 1)))
 B=$(sym wr_stat)
 C=$(sym wr_redundancy)
-MODULE=$(printf '%s' "$BIN" | sed 's/%/%25/g; s/ /%20/g')
 
 [ -n "$A" ] && [ -n "$B" ] && [ -n "$C" ] && [ -n "$(sym main)" ]
 ok $? "witch's own functions to make contexts of"

@@ -77,6 +77,13 @@ done_testing() {
 # json FILE JQ-FILTER: one value from a JSON report
 json() { jq -r "$2" "$1"; }
 
+# Hand-written profiles whose contexts are code of witch itself, which has
+# debug information: BIN, its module path escaped as profiles write it
+# (MODULE), and sym NAME, the offset of its function NAME (hex).
+BIN=$TOP/build/bin/witch
+MODULE=$(printf '%s' "$BIN" | sed 's/%/%25/g; s/ /%20/g')
+sym() { nm "$BIN" | awk -v s="$1" '$3 == s { sub(/^0+/, "", $1); print $1; exit }'; }
+
 # Line number of the line containing MARKER in a source file.
 line_of() { grep -n -- "$2" "$1" | head -n 1 | cut -d: -f1; }
 
