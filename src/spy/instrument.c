@@ -32,6 +32,7 @@
 
 #include "spy.h"
 #include "loop.h"
+#include "addrmap.h"
 
 struct insn {
 	Addr addr;
@@ -690,37 +691,16 @@ void spy_ir_check_return(IRSB *out, Int sp_off)
  * makes them all again at each burst). */
 static SpyCallSite *call_site(Addr ret)
 {
-	static SpyCallSite **by_ret;
-	static UInt mask, n;
-	SpyCallSite *cs;
-	UInt h;
+	static SpyAddrMap by_ret;
+	SpyCallSite *cs = spy_addrmap_get(&by_ret, ret);
 
-	if (2 * (n + 1) > mask + 1) {
-		SpyCallSite **old = by_ret;
-		UInt i, size = mask + 1;
-
-		mask = old ? 2 * size - 1 : 1023;
-		by_ret = VG_(calloc)("witchspy.callsite", mask + 1, sizeof(*by_ret));
-		for (i = 0; old && i < size; i++) {
-			if (!old[i])
-				continue;
-			for (h = (UInt)((old[i]->ret * 0x9E3779B97F4A7C15ULL) >> 40) & mask; by_ret[h];
-			     h = (h + 1) & mask)
-				;
-			by_ret[h] = old[i];
-		}
-		VG_(free)(old);
-	}
-	for (h = (UInt)((ret * 0x9E3779B97F4A7C15ULL) >> 40) & mask; (cs = by_ret[h]) != NULL;
-	     h = (h + 1) & mask)
-		if (cs->ret == ret)
-			return cs;
+	if (cs)
+		return cs;
 	cs = VG_(malloc)("witchspy.callsite", sizeof(*cs));
 	cs->ret = ret;
 	cs->parent = 0xffffffffu;
 	cs->child = 0;
-	by_ret[h] = cs;
-	n++;
+	spy_addrmap_put(&by_ret, ret, cs);
 	return cs;
 }
 

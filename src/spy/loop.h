@@ -46,7 +46,6 @@ typedef struct LoopPoint {
 	LoopDesc *head;		/* the loop it heads, NULL: none */
 	struct SpyThread *cached;	/* the thread, parent node and record */
 	UInt cached_parent, cached_rec;	/* ... of head's last invocation */
-	struct LoopPoint *next;	/* hash chain */
 } LoopPoint;
 
 /* ---- loop_map.c ---- */

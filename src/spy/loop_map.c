@@ -24,6 +24,7 @@
 
 #include "spy.h"
 #include "loop.h"
+#include "addrmap.h"
 #include "core/escape.h"
 
 typedef struct {
@@ -49,8 +50,7 @@ static LoopMod **of_spy;	/* by spy module index: its map module, or NULL */
 static Bool *of_spy_known;
 static Int nof_spy;
 
-#define POINT_BITS 16
-static LoopPoint *points[1u << POINT_BITS];
+static SpyAddrMap points;
 
 static void fail(const HChar *path, UInt line, const HChar *what)
 {
@@ -350,7 +350,6 @@ LoopPoint *loop_map_point(Addr pc)
 	const Range *r, *head;
 	LoopPoint *p;
 	Addr off;
-	UInt h;
 
 	if (!m)
 		return NULL;
@@ -358,16 +357,14 @@ LoopPoint *loop_map_point(Addr pc)
 	head = find_exact(m->heads, m->nheads, off);
 	if (!head && !find_exact(m->exits, m->nexits, off))
 		return NULL;
-	h = (UInt)((pc * 0x9E3779B97F4A7C15ULL) >> (64 - POINT_BITS));
-	for (p = points[h]; p; p = p->next)
-		if (p->pc == pc)
-			return p;
+	p = spy_addrmap_get(&points, pc);
+	if (p)
+		return p;
 	r = find(m->blocks, m->nblocks, off);
 	p = VG_(calloc)("witchspy.looppoint", 1, sizeof(*p));
 	p->pc = pc;
 	p->inner = r ? r->loop : NULL;
 	p->head = head ? head->loop : NULL;
-	p->next = points[h];
-	points[h] = p;
+	spy_addrmap_put(&points, pc, p);
 	return p;
 }

@@ -32,6 +32,7 @@
 #include "libvex_guest_amd64.h"
 
 #include "rvn.h"
+#include "addrmap.h"
 
 struct rctx {
 	IRSB *in, *out;
@@ -710,49 +711,20 @@ static void judge_value(struct rctx *c, Int i, Int k)
  * sites, their rings and their loads' names as it left them, instead of
  * leaking new ones.
  */
-#define SITES_MIN 4096u
-static RvnSite **sites_by_pc;
-static UInt sites_mask, nsites;
-
-static UInt pc_slot(Addr pc, UInt mask)
-{
-	return (UInt)((pc * 0x9E3779B97F4A7C15ULL) >> 40) & mask;
-}
-
-static void grow_sites(void)
-{
-	RvnSite **old = sites_by_pc;
-	UInt i, h, n = sites_mask + 1;
-
-	sites_mask = old ? 2 * n - 1 : SITES_MIN - 1;
-	sites_by_pc = VG_(calloc)("witchspy.rvn.sites", sites_mask + 1, sizeof(*sites_by_pc));
-	for (i = 0; old && i < n; i++) {
-		if (!old[i])
-			continue;
-		for (h = pc_slot(old[i]->site.pc, sites_mask); sites_by_pc[h]; h = (h + 1) & sites_mask)
-			;
-		sites_by_pc[h] = old[i];
-	}
-	VG_(free)(old);
-}
+static SpyAddrMap sites_by_pc;
 
 static RvnSite *site_at(Addr pc)
 {
 	static UInt next_id = 1;
-	RvnSite *s;
-	UInt h;
+	RvnSite *s = spy_addrmap_get(&sites_by_pc, pc);
 
-	if (2 * (nsites + 1) > sites_mask + 1)
-		grow_sites();
-	for (h = pc_slot(pc, sites_mask); (s = sites_by_pc[h]) != NULL; h = (h + 1) & sites_mask)
-		if (s->site.pc == pc)
-			return s;
+	if (s)
+		return s;
 	s = VG_(calloc)("witchspy.rvn.sites", 1, sizeof(*s));
 	s->site.pc = pc;
 	s->site.node = s->site.alt_node = SPY_NO_NODE;
 	s->id = next_id++;
-	sites_by_pc[h] = s;
-	nsites++;
+	spy_addrmap_put(&sites_by_pc, pc, s);
 	return s;
 }
 

@@ -19,6 +19,7 @@
  *                witch cpi's counting run (--witch-tool=count): every
  *                instruction's executions, edges and calls, and its
  *                profile's records
+ *   addrmap.c    one object per guest address (sites, call sites, points)
  *   loop_map.c, loop_run.c, loop_out.c
  *                --witch-tool=loop: loops whose iterations re-read
  *                (loop.h)
