@@ -34,7 +34,6 @@ typedef struct LoopDesc {
 	UInt depth;
 	Int first_line, last_line;
 	const HChar *file;	/* "-" when unknown */
-	struct LoopMod *mod;
 } LoopDesc;
 
 /* A place where a translation calls loop_point: a loop's header, or

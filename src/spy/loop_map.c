@@ -249,7 +249,6 @@ void loop_map_load(const HChar *path)
 			if (core_unescape(file))
 				fail(path, lineno, "a file name with a bad %XX escape");
 			cur->file = file;	/* stays in buf */
-			cur->mod = m;
 			loops = (LoopDesc **)grow(loops, &cap_loops, nloops, sizeof(*loops));
 			loops[nloops++] = cur;
 		} else if (!VG_(strcmp)(kind, "b")) {
