@@ -9,6 +9,7 @@
 #include "cli/oneline.h"
 #include "cli/commands.h"
 #include "cli/report_gate.h"
+#include "cli/report_out.h"
 #include "report/causal_analysis.h"
 #include "report/causal_profile.h"
 #include "report/causal_render.h"
@@ -25,7 +26,7 @@
 #include <string.h>
 
 #define USAGE "usage: witch report [--format=text|json|coz|folded] [--folded-by=first|second] " \
-	"[--top=N] [--pid=PID] [--function=NAME] [--ghz=F] [--fail-above=FRACTION] PROFILE|DIR..."
+	"[--top=N] [--pid=PID] [--function=NAME] [--ghz=F] [--fail-above=FRACTION] [-o FILE] PROFILE|DIR..."
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED };
 
@@ -41,6 +42,7 @@ struct report_opts {
 	int folded_by_given;
 	const char *fail_above;	/* --fail-above's value as given; NULL: no gate */
 	double limit;		/* its fraction */
+	const char *out;	/* -o FILE; NULL: stdout */
 	char **paths;		/* argv's strings, not copies */
 	int npaths;
 };
@@ -85,6 +87,8 @@ static void help(void)
 	       "                      rvn: of computations) is above FRACTION, a decimal\n"
 	       "                      in [0, 1] or a percentage (0.10 or 10%%); record and\n"
 	       "                      spy profiles only; exit 2 when it cannot apply\n"
+	       "  -o FILE             write the report to FILE (whole, or not at all)\n"
+	       "                      instead of stdout\n"
 	       "  -h, --help          show this help\n", USAGE);
 }
 
@@ -132,6 +136,10 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 			return gate_fail("--fail-above=%s is not a fraction; give a decimal in [0, 1] "
 					 "or a percentage, such as 0.10 or 10%%", val);
 		o->fail_above = val;
+		return 0;
+	}
+	if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+		o->out = val;
 		return 0;
 	}
 	if (!strcmp(name, "--function")) {
@@ -192,6 +200,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 	o->folded_by_given = 0;
 	o->fail_above = NULL;
 	o->limit = 0;
+	o->out = NULL;
 	o->npaths = 0;
 	o->paths = calloc((size_t)argc + 1, sizeof(*o->paths));
 	if (!o->paths)
@@ -218,7 +227,7 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 			 (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
 		if (strcmp(name, "--format") && strcmp(name, "--top") && strcmp(name, "--pid") &&
 		    strcmp(name, "--function") && strcmp(name, "--ghz") && strcmp(name, "--folded-by") &&
-		    strcmp(name, "--fail-above"))
+		    strcmp(name, "--fail-above") && strcmp(name, "-o") && strcmp(name, "--output"))
 			return fail("unknown option '%s'; %s", a, USAGE);
 		/* The gate's misuse is told apart from a failed report. */
 		if (!eq && i + 1 == argc)
@@ -374,80 +383,97 @@ static int cpi_report(const struct report_opts *o)
 	return ret;
 }
 
+/* The report of o's profiles, on stdout; its exit status. */
+static int report(struct report_opts *o)
+{
+	struct wr_report *r = NULL;
+	char err[1024];
+	int ret = 0, i, ncausal = 0, ncpi = 0;
+
+	for (i = 0; i < o->npaths; i++)
+		ncpi += cpi_path(o->paths[i]);
+	if (ncpi) {
+		if (ncpi < o->npaths)
+			ret = fail("witch cpi profiles and other profiles cannot be reported together; "
+				   "run witch report on each kind separately");
+		else if (o->fail_above)
+			ret = gate_fail("--fail-above applies to record and spy profiles, whose "
+					"redundancy it compares; %s holds witch cpi's, which measure time",
+					o->paths[0]);
+		else
+			ret = check_top(o, "rows of each table") ? 1 : cpi_report(o);
+		free(o->paths);
+		return ret;
+	}
+	if (o->function || o->ghz) {
+		ret = fail("--function and --ghz apply to witch cpi profiles, which %s does not hold",
+			   o->paths[0]);
+		free(o->paths);
+		return ret;
+	}
+	for (i = 0; i < o->npaths; i++)
+		ncausal += causal_path(o->paths[i]);
+	if (ncausal && ncausal < o->npaths)
+		ret = fail("causal profiles and witch record profiles cannot be reported together; "
+			   "run witch report on each kind separately");
+	else if (ncausal && o->fail_above)
+		ret = gate_fail("--fail-above applies to record and spy profiles, whose redundancy it "
+				"compares; %s holds causal profiles, which measure speedups", o->paths[0]);
+	else if (ncausal && o->format == FORMAT_FOLDED)
+		ret = fail("--format=folded needs calling contexts, which causal profiles do not "
+			   "record; %s holds causal profiles", o->paths[0]);
+	else if (ncausal)
+		ret = check_top(o, "lines") ? 1 : causal_report(o);
+	else if (o->format == FORMAT_COZ)
+		ret = fail("--format=coz is for causal profiles (witch causal); %s holds none",
+			   o->paths[0]);
+	if (ret || ncausal || (ret = check_top(o, "pairs"))) {
+		free(o->paths);
+		return ret;
+	}
+	r = wr_report_new();
+	if (!r)
+		ret = fail("out of memory");
+	else if ((r->only_pid = o->pid, wr_load(r, o->paths, o->npaths, err, sizeof(err))))
+		ret = fail("%s", err);
+	else if (o->pid && !r->nloaded)
+		ret = fail("no profile of process %llu in the given paths; `witch report --format=json` "
+			   "lists the processes", (unsigned long long)o->pid);
+	else if (wr_report_finish(r))
+		ret = fail("out of memory");
+	else if (r->loops && o->format == FORMAT_FOLDED)
+		ret = fail("--format=folded stacks pairs of contexts; %s holds loops (tool loop): use "
+			   "--format=text or json", o->paths[0]);
+	else if (o->fail_above && !gate_figure(r))
+		ret = gate_fail("--fail-above applies to the waste tools' profiles (dead, silent, load, "
+				"their spies, rvn) and to loop profiles; %s holds tool %s's", o->paths[0],
+				r->tool->name);
+	else if (!(ret = render(o, r)) && o->fail_above)
+		/* After the report: a failing build shows why. */
+		ret = gate_judge(r, o->fail_above, o->limit);
+	wr_report_free(r);
+	free(o->paths);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
-	struct wr_report *r = NULL;
-	char err[1024];
-	int ret, i, ncausal = 0, ncpi = 0;
+	struct report_out out;
+	int ret;
 
 	ret = parse_options(argc, argv, &o);
 	if (ret) {
 		free(o.paths);
 		return ret < 0 ? 0 : ret;
 	}
-	for (i = 0; i < o.npaths; i++)
-		ncpi += cpi_path(o.paths[i]);
-	if (ncpi) {
-		if (ncpi < o.npaths)
-			ret = fail("witch cpi profiles and other profiles cannot be reported together; "
-				   "run witch report on each kind separately");
-		else if (o.fail_above)
-			ret = gate_fail("--fail-above applies to record and spy profiles, whose "
-					"redundancy it compares; %s holds witch cpi's, which measure time",
-					o.paths[0]);
-		else
-			ret = check_top(&o, "rows of each table") ? 1 : cpi_report(&o);
+	if (o.out && report_out_open(&out, "witch report", o.out)) {
 		free(o.paths);
-		return ret;
+		return 1;
 	}
-	if (o.function || o.ghz) {
-		ret = fail("--function and --ghz apply to witch cpi profiles, which %s does not hold",
-			   o.paths[0]);
-		free(o.paths);
-		return ret;
-	}
-	for (i = 0; i < o.npaths; i++)
-		ncausal += causal_path(o.paths[i]);
-	if (ncausal && ncausal < o.npaths)
-		ret = fail("causal profiles and witch record profiles cannot be reported together; "
-			   "run witch report on each kind separately");
-	else if (ncausal && o.fail_above)
-		ret = gate_fail("--fail-above applies to record and spy profiles, whose redundancy it "
-				"compares; %s holds causal profiles, which measure speedups", o.paths[0]);
-	else if (ncausal && o.format == FORMAT_FOLDED)
-		ret = fail("--format=folded needs calling contexts, which causal profiles do not "
-			   "record; %s holds causal profiles", o.paths[0]);
-	else if (ncausal)
-		ret = check_top(&o, "lines") ? 1 : causal_report(&o);
-	else if (o.format == FORMAT_COZ)
-		ret = fail("--format=coz is for causal profiles (witch causal); %s holds none",
-			   o.paths[0]);
-	if (ret || ncausal || (ret = check_top(&o, "pairs"))) {
-		free(o.paths);
-		return ret;
-	}
-	r = wr_report_new();
-	if (!r)
-		ret = fail("out of memory");
-	else if ((r->only_pid = o.pid, wr_load(r, o.paths, o.npaths, err, sizeof(err))))
-		ret = fail("%s", err);
-	else if (o.pid && !r->nloaded)
-		ret = fail("no profile of process %llu in the given paths; `witch report --format=json` "
-			   "lists the processes", (unsigned long long)o.pid);
-	else if (wr_report_finish(r))
-		ret = fail("out of memory");
-	else if (r->loops && o.format == FORMAT_FOLDED)
-		ret = fail("--format=folded stacks pairs of contexts; %s holds loops (tool loop): use "
-			   "--format=text or json", o.paths[0]);
-	else if (o.fail_above && !gate_figure(r))
-		ret = gate_fail("--fail-above applies to the waste tools' profiles (dead, silent, load, "
-				"their spies, rvn) and to loop profiles; %s holds tool %s's", o.paths[0],
-				r->tool->name);
-	else if (!(ret = render(&o, r)) && o.fail_above)
-		/* After the report: a failing build shows why. */
-		ret = gate_judge(r, o.fail_above, o.limit);
-	wr_report_free(r);
-	free(o.paths);
+	ret = report(&o);
+	/* A report above the gate's limit is complete: it shows why. */
+	if (o.out && report_out_close(&out, "witch report", ret == 0 || ret == GATE_ABOVE))
+		ret = 1;
 	return ret;
 }

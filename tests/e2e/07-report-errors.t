@@ -26,4 +26,19 @@ expect_error "future version" 'version' "$WITCH" report "$TMP/version.witch"
 head -c 3000 /dev/urandom >"$TMP/random.witch"
 expect_error "random bytes" 'random.witch' "$WITCH" report "$TMP/random.witch"
 expect_error "bad format option" 'format' "$WITCH" report --format=xml "$good"
+
+# -o FILE: the report stdout would have shown, written whole or not at all.
+"$WITCH" report --format=json "$good" >"$TMP/stdout.json"
+"$WITCH" report --format=json -o "$TMP/out.json" "$good" >"$TMP/o.stdout"
+ok $? "witch report -o FILE"
+cmp -s "$TMP/stdout.json" "$TMP/out.json"
+ok $? "-o writes what stdout would show"
+is "$(wc -c <"$TMP/o.stdout")" 0 "and nothing on stdout"
+echo before >"$TMP/keep.json"
+expect_error "-o with a corrupt profile" 'random.witch' "$WITCH" report -o "$TMP/keep.json" "$TMP/random.witch"
+is "$(cat "$TMP/keep.json")" before "a failed report leaves the file it would replace as it was"
+is "$(ls "$TMP" | grep -c 'keep.json.')" 0 "and no temporary file"
+expect_error "-o into a missing directory" 'no-such-dir/r.json' "$WITCH" report -o "$TMP/no-such-dir/r.json" "$good"
+expect_error "-o naming a directory" 'is a directory' "$WITCH" report -o "$TMP" "$good"
+expect_error "-o without a file" 'needs a value' "$WITCH" report "$good" -o
 done_testing

@@ -76,6 +76,8 @@ gate 3 "above the limit: exit 3" --fail-above=0.2 "$TMP/dead"
 is "$(cat "$TMP/err")" "witch report: dead fraction 25.0% is above --fail-above=0.2" \
 	"one line on stderr says what was above what"
 like "$(cat "$TMP/out")" 'dead fraction: 25\.0% .*' "the text report is printed before it"
+gate 3 "above the limit, into a file: exit 3" --fail-above=0.2 -o "$TMP/gated.txt" "$TMP/dead"
+like "$(cat "$TMP/gated.txt")" 'dead fraction: 25\.0% .*' "-o keeps the report that shows why"
 gate 3 "above a percentage" "$TMP/dead" --fail-above=24.9%
 is "$(cat "$TMP/err")" "witch report: dead fraction 25.0% is above --fail-above=24.9%" \
 	"the limit as given"
