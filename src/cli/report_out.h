@@ -6,14 +6,18 @@
  * temporary file beside FILE for the report's time, and the file takes
  * FILE's name only once the report is complete: a report that fails
  * halfway never leaves a truncated FILE, nor clobbers the one before.
+ * A FILE that exists and is no regular file (/dev/stdout, a pipe) is
+ * written in place; a symbolic link's target is what gets replaced.
  */
 #ifndef WITCH_CLI_REPORT_OUT_H
 #define WITCH_CLI_REPORT_OUT_H
 
 struct report_out {
-	const char *path;	/* FILE; NULL: stdout as it is */
-	char *tmp;		/* the temporary file being written */
-	int saved_stdout;	/* the descriptor stdout had, to put back */
+	const char *path;	/* FILE as given */
+	char *target;		/* the regular file to replace (symlinks resolved) */
+	char *tmp;		/* the temporary file being written, NULL: FILE
+				   itself (a device or a pipe: /dev/stdout) */
+	int saved_stdout;	/* the descriptor stdout had, -1: none taken */
 };
 
 /* Point stdout at a temporary file beside path. 0, or -1 after one line

@@ -41,4 +41,20 @@ is "$(ls "$TMP" | grep -c 'keep.json.')" 0 "and no temporary file"
 expect_error "-o into a missing directory" 'no-such-dir/r.json' "$WITCH" report -o "$TMP/no-such-dir/r.json" "$good"
 expect_error "-o naming a directory" 'is a directory' "$WITCH" report -o "$TMP" "$good"
 expect_error "-o without a file" 'needs a value' "$WITCH" report "$good" -o
+# A device is written in place, never replaced by a file; a link's
+# target is replaced, the link kept.
+"$WITCH" report -o /dev/null "$good"
+ok $? "-o /dev/null"
+is "$(stat -c %F /dev/null)" "character special file" "/dev/null is still a device"
+expect_error "-o /dev/full" 'No space left' "$WITCH" report -o /dev/full "$good"
+is "$(stat -c %F /dev/full)" "character special file" "/dev/full is still a device"
+"$WITCH" report --format=json "$good" -o /dev/stdout >"$TMP/devstdout.json"
+cmp -s "$TMP/stdout.json" "$TMP/devstdout.json"
+ok $? "-o /dev/stdout writes to stdout"
+echo old >"$TMP/real.json"
+ln -s real.json "$TMP/link.json"
+"$WITCH" report --format=json -o "$TMP/link.json" "$good"
+is "$(stat -c %F "$TMP/link.json")" "symbolic link" "-o through a symbolic link keeps the link"
+cmp -s "$TMP/stdout.json" "$TMP/real.json"
+ok $? "and replaces its target"
 done_testing
