@@ -31,7 +31,7 @@ CLI_OBJ = $(CLI_SRC:%.c=$(B)/obj/%.o)
 CORE_LIB = $(B)/libwitchcore.a
 
 RT_LIBS = -lZydis -lunwind -lrt -lpthread -ldl
-REPORT_LIBS = -ldw -lelf -lZydis -liberty -lm
+REPORT_LIBS = -ldw -lelf -lZydis -liberty -lm -lz
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)

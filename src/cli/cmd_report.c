@@ -24,11 +24,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define USAGE "usage: witch report [--format=text|json|coz|folded] [--folded-by=first|second] " \
+#define USAGE "usage: witch report [--format=text|json|coz|folded|pprof] [--folded-by=first|second] " \
 	"[--top=N] [--pid=PID] [--function=NAME] [--ghz=F] [--fail-above=FRACTION] [-o FILE] PROFILE|DIR..."
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED, FORMAT_PPROF };
+
+/* The formats of weighted stacks (report/stacks.h), and their names. */
+static int stacks_format(enum format f)
+{
+	return f == FORMAT_FOLDED || f == FORMAT_PPROF;
+}
+
+static const char *stacks_name(enum format f)
+{
+	return f == FORMAT_PPROF ? "--format=pprof" : "--format=folded";
+}
 
 struct report_opts {
 	enum format format;
@@ -38,7 +50,8 @@ struct report_opts {
 	uint64_t pid;		/* 0: every process */
 	const char *function;	/* witch cpi: only this function */
 	double ghz;		/* witch cpi: the frequency for estimated CPI; 0: the profile's */
-	int folded_second;	/* --folded-by=second: stacks of the pairs' second contexts */
+	int folded_second;	/* --folded-by=second: stacks (folded, pprof) of the pairs'
+				   second contexts */
 	int folded_by_given;
 	const char *fail_above;	/* --fail-above's value as given; NULL: no gate */
 	double limit;		/* its fraction */
@@ -67,10 +80,15 @@ static void help(void)
 	       "                      flamegraph.pl, inferno or speedscope: each pair's\n"
 	       "                      waste in bytes (rvn: redundant executions) on its\n"
 	       "                      first context; witch cpi: CPU time in ns\n"
+	       "  --format=pprof      the same stacks and weights as a pprof profile\n"
+	       "                      (profile.proto, gzipped) for go tool pprof, with\n"
+	       "                      addresses, source lines and inlined functions;\n"
+	       "                      binary: give -o FILE (such as -o out.pb.gz)\n"
 	       "  --folded-by=first|second\n"
-	       "                      which context of each pair the stacks are: first\n"
-	       "                      (default: the watched access; rvn's first) or\n"
-	       "                      second (the trapping access; rvn's again)\n"
+	       "                      which context of each pair the stacks (folded,\n"
+	       "                      pprof) are: first (default: the watched access;\n"
+	       "                      rvn's first) or second (the trapping access;\n"
+	       "                      rvn's again)\n"
 	       "  --top=N             show the N pairs (causal: lines) with the most\n"
 	       "                      waste (impact), (cpi) N rows of each table, or\n"
 	       "                      (spy --tool=loop) N loops; default 10 (JSON of\n"
@@ -118,9 +136,12 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 			o->format = FORMAT_COZ;
 		else if (!strcmp(val, "folded"))
 			o->format = FORMAT_FOLDED;
+		else if (!strcmp(val, "pprof"))
+			o->format = FORMAT_PPROF;
 		else
 			return fail("unknown format '%s'; use --format=text, --format=json, "
-				    "--format=folded or (causal profiles) --format=coz", val);
+				    "--format=folded, --format=pprof or (causal profiles) --format=coz",
+				    val);
 		return 0;
 	}
 	if (!strcmp(name, "--folded-by")) {
@@ -238,8 +259,12 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 	}
 	if (o->npaths == 0)
 		return fail("no profile given; %s", USAGE);
-	if (o->folded_by_given && o->format != FORMAT_FOLDED)
-		return fail("--folded-by applies to --format=folded");
+	if (o->folded_by_given && !stacks_format(o->format))
+		return fail("--folded-by applies to --format=folded and --format=pprof");
+	/* Binary on a terminal would garble it and help no one. */
+	if (o->format == FORMAT_PPROF && !o->out && isatty(STDOUT_FILENO))
+		return fail("--format=pprof writes a binary file; name it with -o FILE, such as "
+			    "-o out.pb.gz (or redirect stdout)");
 	return 0;
 }
 
@@ -268,16 +293,18 @@ static int render(const struct report_opts *o, struct wr_report *r)
 		ret = render_loops(o, r, s);
 		goto done;
 	}
-	ret = wr_sym_ranked(s, o->format == FORMAT_FOLDED ? 0 : o->top);
+	ret = wr_sym_ranked(s, stacks_format(o->format) ? 0 : o->top);
 	if (!ret && o->format == FORMAT_FOLDED)
 		ret = wr_render_folded(stdout, r, s, o->folded_second);
+	else if (!ret && o->format == FORMAT_PPROF)
+		ret = wr_render_pprof(stdout, r, s, o->folded_second);
 	else if (!ret && o->format == FORMAT_JSON)
 		ret = wr_render_json(stdout, r, s, o->top);
 	else if (!ret)
 		ret = wr_render_text(stdout, r, s, o->top);
 done:
 	wr_sym_free(s);
-	if (ret)
+	if (ret && !ferror(stdout))
 		return fail("out of memory while symbolizing");
 	/* A full disk or a closed pipe must not look like success. */
 	if (fflush(stdout) || ferror(stdout))
@@ -348,22 +375,24 @@ static int cpi_report(const struct report_opts *o)
 	else if (o->format == FORMAT_COZ)
 		ret = fail("--format=coz is for causal profiles (witch causal); %s holds witch cpi's",
 			   o->paths[0]);
-	else if (o->format == FORMAT_FOLDED && o->folded_second)
+	else if (stacks_format(o->format) && o->folded_second)
 		ret = fail("--folded-by=second applies to the pairs of record and spy profiles; "
 			   "witch cpi's stacks are those of its samples");
-	else if (o->format == FORMAT_FOLDED && (o->function || o->ghz))
-		ret = fail("--function and --ghz do not apply to --format=folded, which shows every "
-			   "sampled stack");
+	else if (stacks_format(o->format) && (o->function || o->ghz))
+		ret = fail("--function and --ghz do not apply to %s, which shows every "
+			   "sampled stack", stacks_name(o->format));
 	else if (cpi_load(c, o->paths, o->npaths, err, sizeof(err)))
 		ret = fail("%s", err);
 	/* The sampled run's stacks need no analysis of the code. */
-	else if (!(s = wr_sym_new(c->r, stderr)) || (o->format != FORMAT_FOLDED && cpi_analyze(c, s)))
+	else if (!(s = wr_sym_new(c->r, stderr)) || (!stacks_format(o->format) && cpi_analyze(c, s)))
 		ret = fail("out of memory");
 	else if (o->function && cpi_function_named(c, o->function) == CPI_NONE)
 		ret = fail("no function %s ran in these profiles; `witch report %s` lists the functions",
 			   o->function, o->paths[0]);
-	if (!ret && o->format == FORMAT_FOLDED) {
-		if (wr_render_folded_time(stdout, c->r, s))
+	if (!ret && stacks_format(o->format)) {
+		if ((o->format == FORMAT_FOLDED ? wr_render_folded_time(stdout, c->r, s)
+						: wr_render_pprof_time(stdout, c->r, s)) &&
+		    !ferror(stdout))
 			ret = fail("out of memory");
 		else if (fflush(stdout) || ferror(stdout))
 			ret = fail("cannot write the report: %s", strerror(errno));
@@ -419,9 +448,9 @@ static int report(struct report_opts *o)
 	else if (ncausal && o->fail_above)
 		ret = gate_fail("--fail-above applies to record and spy profiles, whose redundancy it "
 				"compares; %s holds causal profiles, which measure speedups", o->paths[0]);
-	else if (ncausal && o->format == FORMAT_FOLDED)
-		ret = fail("--format=folded needs calling contexts, which causal profiles do not "
-			   "record; %s holds causal profiles", o->paths[0]);
+	else if (ncausal && stacks_format(o->format))
+		ret = fail("%s needs calling contexts, which causal profiles do not "
+			   "record; %s holds causal profiles", stacks_name(o->format), o->paths[0]);
 	else if (ncausal)
 		ret = check_top(o, "lines") ? 1 : causal_report(o);
 	else if (o->format == FORMAT_COZ)
@@ -441,9 +470,9 @@ static int report(struct report_opts *o)
 			   "lists the processes", (unsigned long long)o->pid);
 	else if (wr_report_finish(r))
 		ret = fail("out of memory");
-	else if (r->loops && o->format == FORMAT_FOLDED)
-		ret = fail("--format=folded stacks pairs of contexts; %s holds loops (tool loop): use "
-			   "--format=text or json", o->paths[0]);
+	else if (r->loops && stacks_format(o->format))
+		ret = fail("%s stacks pairs of contexts; %s holds loops (tool loop): use "
+			   "--format=text or json", stacks_name(o->format), o->paths[0]);
 	else if (o->fail_above && !gate_figure(r))
 		ret = gate_fail("--fail-above applies to the waste tools' profiles (dead, silent, load, "
 				"their spies, rvn) and to loop profiles; %s holds tool %s's", o->paths[0],

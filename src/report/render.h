@@ -27,6 +27,15 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 int wr_render_folded(FILE *out, const struct wr_report *r, struct wr_symbolizer *s, int second);
 int wr_render_folded_time(FILE *out, const struct wr_report *r, struct wr_symbolizer *s);
 
+/*
+ * The same stacks and weights as a pprof profile (profile.proto, gzipped;
+ * render_pprof.c): sample type waste in bytes, redundant executions (rvn)
+ * or, _time, cpu in nanoseconds. -1 when out of memory or when writing
+ * fails (ferror(out) then).
+ */
+int wr_render_pprof(FILE *out, const struct wr_report *r, struct wr_symbolizer *s, int second);
+int wr_render_pprof_time(FILE *out, const struct wr_report *r, struct wr_symbolizer *s);
+
 /* A JSON string literal for str (null for NULL). */
 void wr_json_string(FILE *out, const char *str);
 /* v in the printf format fmt, or null when it is NaN or infinite (JSON

@@ -384,16 +384,13 @@ static int symbolize_addr(struct wr_symbolizer *s, struct sym_module *sm, uint64
 	return 0;
 }
 
-/* The cached frames for one context node; leaf selects offset vs offset-1. */
+/* The cached frames for the code at addr of one context node's module. */
 static int node_frames(struct wr_symbolizer *s, const struct wr_ctx *c,
-		       int leaf, struct cache_entry *e)
+		       uint64_t addr, struct cache_entry *e)
 {
 	struct sym_module *sm;
-	uint64_t addr;
 	uint32_t idx;
 
-	/* A return address follows its call: offset - 1 is in the call. */
-	addr = leaf || c->offset == 0 ? c->offset : c->offset - 1;
 	if (wr_map_get(&s->cache, (uint64_t)(c->module + 1), addr, &idx)) {
 		*e = s->entries[idx];
 		return 0;
@@ -427,10 +424,12 @@ long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
 
 	for (; ctx != WR_ROOT && ctx < r->nctxs; ctx = r->ctxs[ctx].parent) {
 		const struct wr_ctx *c = &r->ctxs[ctx];
+		/* A return address follows its call: offset - 1 is in the call. */
+		uint64_t addr = leaf || c->offset == 0 ? c->offset : c->offset - 1;
 		struct cache_entry e;
 		uint32_t i;
 
-		if (node_frames(s, c, leaf, &e) ||
+		if (node_frames(s, c, addr, &e) ||
 		    wr_grow((void **)&s->out, &s->cap_out, n + e.n,
 			 sizeof(*s->out)))
 			return -1;
@@ -441,6 +440,7 @@ long wr_sym_context(struct wr_symbolizer *s, uint32_t ctx,
 			f->first = i == 0;
 			f->module = c->module;
 			f->offset = c->offset;
+			f->addr = addr;
 		}
 		leaf = 0;
 	}

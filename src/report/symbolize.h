@@ -23,6 +23,8 @@ struct wr_frame {
 	int first;		/* first frame of its context node */
 	int32_t module;		/* report module index, -1 when none */
 	uint64_t offset;	/* the context node's offset (not minus 1) */
+	uint64_t addr;		/* the code it names: offset, or a caller's
+				   offset - 1, inside its call */
 };
 
 struct wr_symbolizer;
