@@ -70,10 +70,10 @@ $(B)/lib/witch/libwitch.so: $(RT_OBJ) $(CORE_PRELOAD_OBJ) $(CORE_LIB)
 $(CORE_LIB): $(CORE_OBJ)
 	rm -f $@; ar rcs $@ $^
 
-# Without heap.c's free and sysbuf.c's read and write: linked into a unit
-# test they would be the test's own. The core's interposers are in, as
-# they are in libwitch.so.
-$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/sysbuf.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
+# Without heap.c's free, alloc.c's malloc and sysbuf.c's read and write:
+# linked into a unit test they would be the test's own. The core's
+# interposers are in, as they are in libwitch.so.
+$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/alloc.o %/runtime/sysbuf.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 $(B)/libwitchreport.a: $(REPORT_OBJ)
@@ -149,7 +149,7 @@ sanitize:
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
 FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/err.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c src/report/loop_merge.c src/report/loop_rank.c \
-	src/report/loop_thresholds.c
+	src/report/loop_thresholds.c src/report/share_merge.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \

@@ -32,7 +32,9 @@ static const char usage_text[] =
 	"Runs PROGRAM with the WITCH sampler preloaded and writes one profile per\n"
 	"process into the output directory (earlier profiles there are replaced).\n"
 	"\n"
-	"  --craft=dead|silent|load  what to look for (default dead: stores overwritten unread)\n"
+	"  --craft=dead|silent|load|share\n"
+	"                            what to look for (default dead: stores overwritten unread;\n"
+	"                            share: cache lines that threads share, falsely or truly)\n"
 	"  -o, --output=DIR          output directory (default witch-PROGRAM-CRAFT)\n"
 	"  --source=timer|pmu        what takes samples: a timer on each thread's CPU time\n"
 	"                            (default; works everywhere, weighs accesses by the time\n"
@@ -218,9 +220,16 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			return cli_option_fail(WHO, WHO, "+o:qh", vals, argv);
 		}
 	}
-	if (strcmp(o->craft, "dead") && strcmp(o->craft, "silent") && strcmp(o->craft, "load"))
-		return fail("unknown craft '%s'; use --craft=dead, --craft=silent or --craft=load",
-			    o->craft);
+	if (strcmp(o->craft, "dead") && strcmp(o->craft, "silent") && strcmp(o->craft, "load") &&
+	    strcmp(o->craft, "share"))
+		return fail("unknown craft '%s'; use --craft=dead, --craft=silent, --craft=load or "
+			    "--craft=share", o->craft);
+	if (!strcmp(o->craft, "share") && o->approx)
+		return fail("--approx is the tolerance of the silent and load crafts' value "
+			    "comparisons; --craft=share compares no values: drop --approx");
+	if (!strcmp(o->craft, "share") && !strcmp(o->watch, "pages"))
+		return fail("--craft=share watches for other threads' accesses, which page "
+			    "protection cannot tell from the thread's own: drop --watch=pages");
 	if (check_source(o))
 		return 2;
 	if (optind >= argc)
@@ -289,6 +298,9 @@ static int choose_watch(struct record_opts *o, int *regs)
 	}
 	if (!strcmp(o->watch, "registers"))
 		return fail("%s; `witch spy` needs no debug registers", err);
+	if (!strcmp(o->craft, "share"))
+		return fail("%s; --craft=share needs them: page protection cannot tell one "
+			    "thread's accesses from another's", err);
 	if (perf_page_watch_ok(why, sizeof(why)) < 0)
 		return fail("%s; and %s", err, why);
 	if (!o->quiet)

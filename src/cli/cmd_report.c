@@ -17,6 +17,7 @@
 #include "report/loop.h"
 #include "report/render.h"
 #include "report/report.h"
+#include "report/share.h"
 #include "report/symbolize.h"
 
 #include <errno.h>
@@ -298,6 +299,9 @@ static int render(const struct report_opts *o, struct wr_report *r)
 		ret = wr_render_folded(stdout, r, s, o->folded_second);
 	else if (!ret && o->format == FORMAT_PPROF)
 		ret = wr_render_pprof(stdout, r, s, o->folded_second);
+	else if (!ret && r->shares)	/* tool share: pairs with their cache lines */
+		ret = o->format == FORMAT_JSON ? wr_share_render_json(stdout, r, s, o->top)
+					       : wr_share_render_text(stdout, r, s, o->top);
 	else if (!ret && o->format == FORMAT_JSON)
 		ret = wr_render_json(stdout, r, s, o->top);
 	else if (!ret)

@@ -181,6 +181,38 @@ void core_profile_rvn_pair(struct core_profile *p, uint64_t first, uint64_t agai
 	endl(p);
 }
 
+void core_profile_share(struct core_profile *p, const struct core_share_line *s)
+{
+	const uint64_t tail[] = { s->woff, s->wlen, s->toff, s->tlen };
+	size_t i;
+
+	core_fmt_str(&p->out, "s ");
+	core_fmt_u64(&p->out, s->watch);
+	sp(p);
+	core_fmt_u64(&p->out, s->trap);
+	sp(p);
+	core_fmt_bytes(&p->out, &s->kind, 1);
+	sp(p);
+	core_fmt_u64(&p->out, s->count);
+	sp(p);
+	core_fmt_milli(&p->out, s->weight);
+	sp(p);
+	core_fmt_i64(&p->out, s->module);
+	sp(p);
+	core_fmt_hex(&p->out, s->line);
+	for (i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
+		sp(p);
+		core_fmt_u64(&p->out, tail[i]);
+	}
+	sp(p);
+	core_fmt_hex(&p->out, s->block);
+	sp(p);
+	core_fmt_u64(&p->out, s->block_size);
+	sp(p);
+	core_fmt_u64(&p->out, s->site);
+	endl(p);
+}
+
 void core_profile_loop_def(struct core_profile *p, uint64_t id, int64_t module, uint64_t header,
 			   int64_t parent, uint64_t depth, int64_t first_line, int64_t last_line,
 			   const char *file)

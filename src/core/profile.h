@@ -50,6 +50,22 @@ void core_profile_pair(struct core_profile *p, uint64_t watch, uint64_t trap, ui
  * count times; kind 'c' (computation), 'l' (load) or 's' (store). */
 void core_profile_rvn_pair(struct core_profile *p, uint64_t first, uint64_t again, char kind,
 			   uint64_t count);
+/* An `s` line of witch record --craft=share: a store (context watch)
+ * and another thread's access (trap) to one cache line, count traps
+ * weighing weight thousandths; the line in module (-1: line is the
+ * address); the two accesses' bytes in it; the heap block holding the
+ * store (0 when none known), its size, and the node of the call that
+ * allocated it (0: none). */
+struct core_share_line {
+	uint64_t watch, trap;
+	char kind;		/* 'f' false sharing, 't' true sharing */
+	uint64_t count, weight;
+	int64_t module;
+	uint64_t line;
+	unsigned woff, wlen, toff, tlen;
+	uint64_t block, block_size, site;
+};
+void core_profile_share(struct core_profile *p, const struct core_share_line *s);
 /* witch spy --tool=loop: a loop of the map (file unescaped, NULL or ""
  * unknown); a loop in one context (node) with its invocations,
  * iterations, data-intensive and redundant iterations, reads and

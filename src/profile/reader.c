@@ -25,7 +25,7 @@
 
 #define MAGIC		"WITCH-PROFILE"
 #define MAGIC_LEN	(sizeof(MAGIC) - 1)
-#define MAX_FIELDS	9
+#define MAX_FIELDS	16
 #define MAX_STAT_NAME	64
 #define MAX_BUILD_ID	128	/* hex digits; build-ids are 20 bytes in practice */
 #define CORRUPT		"the profile is corrupt; re-run the witch command that wrote it"
@@ -34,7 +34,7 @@
 
 static const char *const known_tools[] = {
 	"dead", "silent", "load", "deadspy", "redspy", "loadspy", "time", "count", "rvn",
-	"loop", NULL
+	"loop", "share", NULL
 };
 static const char *const known_sources[] = {
 	"timer", "pmu", "exhaustive", NULL
@@ -87,6 +87,7 @@ struct parser {
 	size_t r_lineno;	/* the first r line, 0 if none */
 	size_t thresholds_lineno;	/* tool loop: the thresholds line, 0 if none */
 	size_t loop_lineno;	/* the first loop, l or x line, 0 if none */
+	size_t s_lineno;	/* the first s line, 0 if none */
 	int loops_sealed;	/* loop lines sorted and checked (seal_loops) */
 	size_t cap_loops, cap_loop_recs, cap_loop_reads;
 };
@@ -681,7 +682,7 @@ static int record_slot(struct parser *ps, const struct keyword *kw, const char *
 {
 	const struct wp_thread *t = ps->cur;
 
-	if (ps->cur_pairs + t->nloop_recs + t->nloop_reads == t->npairs)
+	if (ps->cur_pairs + t->nloop_recs + t->nloop_reads + t->nshares == t->npairs)
 		return fail(ps, "thread %llu has more %s lines than the %u %s it declares",
 			    (unsigned long long)t->tid, kw->name, t->npairs, what);
 	return 0;
@@ -756,6 +757,71 @@ static int parse_redundant(struct parser *ps, char **f, const struct keyword *kw
 		return fail(ps, "redundant count 0 (an r line stands for at least one redundant "
 			    "execution)");
 	ps->cur_pairs++;
+	return 0;
+}
+
+/* Bytes [off, off + len) of a 64-byte line, as two fields. */
+static int line_bytes(struct parser *ps, char **f, uint8_t *off, uint8_t *len, const char *what)
+{
+	uint64_t o, n;
+
+	if (number(ps, f[0], &o, what) || number(ps, f[1], &n, what))
+		return -1;
+	if (o >= 64 || n < 1 || n > 64 - o)
+		return fail(ps, "the %s are bytes %llu to %llu of a 64-byte cache line", what,
+			    (unsigned long long)o, (unsigned long long)(o + n));
+	*off = (uint8_t)o;
+	*len = (uint8_t)n;
+	return 0;
+}
+
+/* Tool share: "s watch trap kind count weight module line woff wlen toff
+ * tlen block block_size site". */
+static int parse_share(struct parser *ps, char **f, const struct keyword *kw)
+{
+	struct wp_thread *t = ps->cur;
+	struct wp_share *s;
+	uint64_t watch, trap, site;
+
+	if (record_slot(ps, kw, "records"))
+		return -1;
+	if (!t->shares && !(t->shares = calloc(t->npairs, sizeof(*t->shares))))
+		return fail_file(ps, "could not be read: out of memory");
+	if (!ps->s_lineno)
+		ps->s_lineno = ps->lineno;
+	s = &t->shares[t->nshares];
+	if (number(ps, f[1], &watch, "store node") || number(ps, f[2], &trap, "access node") ||
+	    number(ps, f[4], &s->count, "trap count") || milli(ps, f[5], &s->weight_milli, "weight") ||
+	    module_ref(ps, f[6], &s->module) || hex_number(ps, f[7], &s->line, "cache line") ||
+	    line_bytes(ps, f + 8, &s->woff, &s->wlen, "store's bytes") ||
+	    line_bytes(ps, f + 10, &s->toff, &s->tlen, "access's bytes") ||
+	    hex_number(ps, f[12], &s->block, "heap block") ||
+	    number(ps, f[13], &s->block_size, "heap block size") ||
+	    number(ps, f[14], &site, "allocation node"))
+		return -1;
+	if (watch >= t->nnodes || trap >= t->nnodes || site >= t->nnodes)
+		return fail(ps, "s line refers to node %llu but thread %llu has nodes 0 to %u",
+			    (unsigned long long)(watch >= t->nnodes ? watch : trap >= t->nnodes ? trap : site),
+			    (unsigned long long)t->tid, t->nnodes - 1);
+	if (strcmp(f[3], "f") && strcmp(f[3], "t"))
+		return fail(ps, "bad kind '%s' (expected f or t: false or true sharing)",
+			    quote(ps, f[3]));
+	s->kind = f[3][0];
+	if (s->count == 0)
+		return fail(ps, "trap count 0 (an s line stands for at least one trap)");
+	if (s->line % 64)
+		return fail(ps, "cache line %llx is not 64-byte aligned", (unsigned long long)s->line);
+	/* True sharing: the two accesses' bytes overlap. */
+	if (s->kind == 't' && (s->woff >= s->toff + s->tlen || s->toff >= s->woff + s->wlen))
+		return fail(ps, "true sharing between bytes %u-%u and %u-%u, which do not overlap",
+			    s->woff, s->woff + s->wlen - 1, s->toff, s->toff + s->tlen - 1);
+	if (!s->block != !s->block_size || (!s->block && site))
+		return fail(ps, "a heap block needs its address and size, and only a block has an "
+			    "allocation node");
+	s->watch = (uint32_t)watch;
+	s->trap = (uint32_t)trap;
+	s->site = (uint32_t)site;
+	t->nshares++;
 	return 0;
 }
 
@@ -1087,6 +1153,7 @@ static const struct keyword keywords[] = {
 	{ "r", 5, parse_redundant, -1, 0, 0 },
 	{ "l", 9, parse_loop_rec, -1, 0, 0 },
 	{ "x", 5, parse_loop_read, -1, 0, 0 },
+	{ "s", 15, parse_share, -1, 0, 0 },
 	{ "tool", 2, parse_tool, H_TOOL, 0, 0 },
 	{ "by", 2, parse_by, H_BY, 0, 0 },
 	{ "thresholds", 4, parse_thresholds, H_THRESHOLDS, 0, 0 },
@@ -1116,10 +1183,11 @@ static const struct keyword keywords[] = {
 static int in_thread(const struct keyword *kw)
 {
 	return kw->parse == parse_node || kw->parse == parse_pair || kw->parse == parse_redundant ||
-	       kw->parse == parse_loop_rec || kw->parse == parse_loop_read;
+	       kw->parse == parse_loop_rec || kw->parse == parse_loop_read ||
+	       kw->parse == parse_share;
 }
 
-/* A thread section ends at the first line that is neither n, p, r, l nor x. */
+/* A thread section ends at the first line that is neither n, p, r, l, x nor s. */
 static int close_thread(struct parser *ps)
 {
 	struct wp_thread *t = ps->cur;
@@ -1132,11 +1200,15 @@ static int close_thread(struct parser *ps)
 			       "nodes but %u n lines follow it",
 			       (unsigned long long)t->tid, t->nnodes,
 			       ps->cur_nodes);
+	if (t->nshares && ps->cur_pairs + t->nshares != t->npairs)
+		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u records but %u p or s "
+			       "lines follow it", (unsigned long long)t->tid, t->npairs,
+			       ps->cur_pairs + t->nshares);
 	if (t->nloop_recs + t->nloop_reads && ps->cur_pairs + t->nloop_recs + t->nloop_reads != t->npairs)
 		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u records but %u l or x lines "
 			       "follow it", (unsigned long long)t->tid, t->npairs,
 			       ps->cur_pairs + t->nloop_recs + t->nloop_reads);
-	if (ps->cur_pairs + t->nloop_recs + t->nloop_reads != t->npairs)
+	if (ps->cur_pairs + t->nloop_recs + t->nloop_reads + t->nshares != t->npairs)
 		return fail_at(ps, ps->cur_lineno, "thread %llu declares %u "
 			       "pairs but %u p or r lines follow it",
 			       (unsigned long long)t->tid, t->npairs,
@@ -1318,6 +1390,29 @@ static int check_loop_lines(struct parser *ps)
 	return seal_loops(ps);
 }
 
+/* Tool share writes s lines and the threads' CPU time; no other tool
+ * does, and it writes no p lines. */
+static int check_share_lines(struct parser *ps)
+{
+	const struct wp_profile *p = ps->p;
+
+	if (strcmp(p->tool, "share")) {
+		if (ps->s_lineno)
+			return fail_at(ps, ps->s_lineno, "an s line in a profile of tool %s (only "
+				       "tool share writes them)", p->tool);
+		return 0;
+	}
+	if (ps->p_lineno)
+		return fail_at(ps, ps->p_lineno, "a p line in a profile of tool share (its records "
+			       "are s lines)");
+	if (!strcmp(p->source, "exhaustive"))
+		return fail_file(ps, "says source exhaustive but tool share samples; " CORRUPT);
+	if (!find_stat(p, "cpu_ns"))
+		return fail_file(ps, "has no stat cpu_ns (tool share counts sharing per second of "
+				 "the threads' CPU time); " CORRUPT);
+	return 0;
+}
+
 static int check_header_complete(struct parser *ps)
 {
 	size_t i;
@@ -1344,7 +1439,7 @@ static int check_header_complete(struct parser *ps)
 	if ((ps->p->ninsns || ps->p->nedges || ps->p->ncalls) && strcmp(ps->p->tool, "count"))
 		return fail_file(ps, "has instruction, edge or call lines but tool %s (only tool "
 				 "count writes them); " CORRUPT, ps->p->tool);
-	return check_rvn_lines(ps) ? -1 : check_loop_lines(ps);
+	return check_rvn_lines(ps) || check_share_lines(ps) ? -1 : check_loop_lines(ps);
 }
 
 /* First line: "WITCH-PROFILE <version>". */
@@ -1582,6 +1677,7 @@ void wp_free(struct wp_profile *p)
 		free(p->threads[i].pairs);
 		free(p->threads[i].loop_recs);
 		free(p->threads[i].loop_reads);
+		free(p->threads[i].shares);
 	}
 	for (i = 0; i < p->nloops; i++)
 		free(p->loops[i].file);

@@ -123,6 +123,23 @@ struct wp_loop_read {
 	uint64_t redundant_reads;
 };
 
+/* Tool share: an s line, a store and another thread's access to one
+ * cache line (docs/profile-format.md). */
+struct wp_share {
+	uint32_t watch;		/* node index of the sampled store */
+	uint32_t trap;		/* node index of the other thread's access */
+	char kind;		/* 'f' false sharing, 't' true sharing */
+	uint64_t count;		/* traps, at least 1 */
+	uint64_t weight_milli;	/* what they stand for, in thousandths */
+	int32_t module;		/* index into wp_profile.modules, -1 for none */
+	uint64_t line;		/* the line: ELF vaddr in module, else its address */
+	uint8_t woff, wlen;	/* the store's bytes in the line */
+	uint8_t toff, tlen;	/* the access's */
+	uint64_t block;		/* the heap block holding the store; 0: none known */
+	uint64_t block_size;
+	uint32_t site;		/* node index of the call that allocated it; 0: none */
+};
+
 struct wp_thread {
 	uint64_t tid;
 	uint32_t nnodes, npairs;
@@ -131,6 +148,8 @@ struct wp_thread {
 	uint32_t nloop_recs, nloop_reads;	/* tool loop: l and x lines */
 	struct wp_loop_rec *loop_recs;
 	struct wp_loop_read *loop_reads;
+	uint32_t nshares;	/* tool share: s lines */
+	struct wp_share *shares;
 };
 
 struct wp_profile {

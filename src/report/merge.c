@@ -6,6 +6,7 @@
 #include "report/grow.h"
 #include "report/loop.h"
 #include "report/report.h"
+#include "report/share.h"
 #include "profile/reader.h"
 
 #include <stdio.h>
@@ -63,6 +64,7 @@ void wr_report_free(struct wr_report *r)
 	free(r->pairs);
 	free(r->ranked);
 	wr_loops_free(r->loops);
+	wr_shares_free(r->shares);
 	wr_map_free(&r->mod_map);
 	wr_map_free(&r->ctx_map);
 	wr_map_free(&r->pair_map);
@@ -133,9 +135,9 @@ static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
 	return 0;
 }
 
-/* Pairs are one when their contexts and their kind (rvn) are. */
-static int add_pair(struct wr_report *r, uint32_t watch, uint32_t trap,
-		    const struct wp_pair *wp)
+/* Pairs are one when their contexts and their kind (rvn, share) are. */
+int wr_add_pair(struct wr_report *r, uint32_t watch, uint32_t trap, const struct wp_pair *wp,
+		uint32_t *out)
 {
 	uint64_t a = (uint64_t)watch << 32 | trap;
 	struct wr_pair *pr;
@@ -158,6 +160,7 @@ static int add_pair(struct wr_report *r, uint32_t watch, uint32_t trap,
 	pr->use_milli = add_sat(pr->use_milli, wp->use_milli);
 	pr->approx_milli = add_sat(pr->approx_milli, wp->approx_milli);
 	pr->count = add_sat(pr->count, wp->count);
+	*out = idx;
 	return 0;
 }
 
@@ -209,11 +212,13 @@ static int merge_thread(struct wr_report *r, const struct wp_thread *t,
 	}
 	for (i = 0; i < t->npairs; i++) {
 		const struct wp_pair *wp = &t->pairs[i];
+		uint32_t idx;
 
-		if (add_pair(r, ctxof[wp->watch], ctxof[wp->trap], wp))
+		if (wr_add_pair(r, ctxof[wp->watch], ctxof[wp->trap], wp, &idx))
 			return -1;
 	}
-	return 0;
+	/* Tool share: its records are pairs with their cache lines. */
+	return strcmp(r->tool->name, "share") ? 0 : wr_shares_add_thread(r, t, modmap, ctxof);
 }
 
 static int add_process(struct wr_report *r, const struct wp_profile *p)

@@ -12,6 +12,7 @@
  */
 #include "report/loop.h"
 #include "report/report.h"
+#include "report/share.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -173,5 +174,7 @@ int wr_report_finish(struct wr_report *r)
 			r->nwaste++;
 	}
 	qsort_r(r->ranked, r->nranked, sizeof(*r->ranked), compare_rank, r);
+	if (r->shares && wr_shares_finish(r))
+		return -1;
 	return r->loops ? wr_loops_finish(r) : 0;
 }

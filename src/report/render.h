@@ -56,6 +56,16 @@ const char *wr_text_frame_label(const struct wr_report *r, const struct wr_frame
 /* The "merged: pid ..." and "command: ..." lines. */
 void wr_text_processes(FILE *out, const struct wr_report *r);
 void wr_text_command(FILE *out, const struct wr_report *r);
+/* How the profiles were sampled ("timer sampling at 200 Hz, ..."). */
+void wr_text_source(FILE *out, const struct wr_report *r);
+/* "note: ..." lines for what the numbers do not cover. */
+void wr_text_caveats(FILE *out, const struct wr_report *r);
+/* A pair's two contexts: on one line, root first, joined by relation,
+ * then each leaf first under its tag ("watch:", "trap:"). -1 when out of
+ * memory. */
+struct wr_pair;
+int wr_text_contexts(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
+		     const struct wr_pair *pr, const char *relation, const char *const tags[2]);
 
 /* And of the JSON report. */
 /* ',' unless first, then "key": */

@@ -106,7 +106,7 @@ static const char *frame_location(const struct wr_frame *f, char *buf,
 	return buf;
 }
 
-static void print_source(FILE *out, const struct wr_report *r)
+void wr_text_source(FILE *out, const struct wr_report *r)
 {
 	const char *src = r->source;
 
@@ -265,7 +265,7 @@ static void print_counts(FILE *out, const struct wr_report *r)
 }
 
 /* What the numbers do not cover, said once rather than hidden. */
-static void print_caveats(FILE *out, const struct wr_report *r)
+void wr_text_caveats(FILE *out, const struct wr_report *r)
 {
 	uint64_t v;
 
@@ -351,7 +351,7 @@ static int is_startup(const struct wr_frame *f)
 {
 	static const char *const names[] = {
 		"_start", "__libc_start_main", "__libc_start_main_impl",
-		"__libc_start_call_main", "start_thread", "clone", "clone3",
+		"__libc_start_call_main", "start_thread", "clone", "clone3", "__clone", "__clone3",
 	};
 	size_t i;
 
@@ -450,12 +450,8 @@ static void print_frames(FILE *out, const struct wr_report *r,
 		fprintf(out, "    %-6s (no frames)\n", tag);
 }
 
-/*
- * A pair's two contexts: on one line, root first, joined by the tool's
- * relation, then each leaf first under its tag ("watch:", "trap:").
- */
-static int print_contexts(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
-			  const struct wr_pair *pr, const char *const tags[2])
+int wr_text_contexts(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
+		     const struct wr_pair *pr, const char *relation, const char *const tags[2])
 {
 	const struct wr_frame *tf;
 	struct wr_frame *wf;
@@ -477,7 +473,7 @@ static int print_contexts(FILE *out, const struct wr_report *r, struct wr_symbol
 	}
 	fputs("  ", out);
 	wr_text_chain(out, r, wf, nw);
-	fprintf(out, "  %s  ", r->tool->relation);
+	fprintf(out, "  %s  ", relation);
 	wr_text_chain(out, r, tf, nt);
 	fputc('\n', out);
 	widths(r, wf, nw, &wlabel, &wloc);
@@ -512,11 +508,11 @@ static int print_pair(FILE *out, const struct wr_report *r,
 
 	if (!r->tool->counts_executions) {
 		print_waste_head(out, r, pr, rank);
-		return print_contexts(out, r, s, pr, access_tags);
+		return wr_text_contexts(out, r, s, pr, r->tool->relation, access_tags);
 	}
 	fprintf(out, "\n#%zu  %.1f%% of redundant executions   (%s, %llu redundant)\n", rank + 1,
 		100.0 * wr_share(r, pr), wr_kind_name(pr->kind), (unsigned long long)pr->count);
-	return print_contexts(out, r, s, pr, value_tags);
+	return wr_text_contexts(out, r, s, pr, r->tool->relation, value_tags);
 }
 
 int wr_render_text(FILE *out, const struct wr_report *r,
@@ -532,14 +528,14 @@ int wr_render_text(FILE *out, const struct wr_report *r,
 	if (r->by)
 		fprintf(out, ", by %s", r->by);
 	fputs("), ", out);
-	print_source(out, r);
+	wr_text_source(out, r);
 	fprintf(out, ", %zu %s, %zu %s\n", r->nprocs,
 		plural(r->nprocs, "process", "processes"), r->nthreads,
 		plural(r->nthreads, "thread", "threads"));
 	wr_text_processes(out, r);
 	wr_text_command(out, r);
 	print_counts(out, r);
-	print_caveats(out, r);
+	wr_text_caveats(out, r);
 	if (r->tool->counts_executions)
 		print_kind_totals(out, r);
 	else

@@ -18,6 +18,7 @@
 #include "report/tools.h"
 
 struct wr_loops;
+struct wr_shares;
 
 #define WR_ROOT 0		/* the context with no frames */
 #define WR_NONE UINT32_MAX
@@ -71,6 +72,7 @@ struct wr_report {
 	int mixed_rates;	/* processes sampled at different rates */
 	struct wp_thresholds thresholds;	/* tool loop: its profiles' (they agree) */
 	struct wr_loops *loops;	/* tool loop: its loops and rows (loop.h); NULL otherwise */
+	struct wr_shares *shares;	/* tool share: its pairs' cache lines (share.h); NULL otherwise */
 
 	struct wr_process *procs;
 	size_t nprocs;
@@ -113,6 +115,12 @@ void wr_report_free(struct wr_report *r);
  */
 int wr_merge(struct wr_report *r, const struct wp_profile *p,
 	     char *err, size_t errlen);
+
+/* Add a profile's pair (kind and metrics from wp) to the report's pair of
+ * contexts watch and trap, made if new: its index in *idx. -1 when out of
+ * memory. */
+int wr_add_pair(struct wr_report *r, uint32_t watch, uint32_t trap, const struct wp_pair *wp,
+		uint32_t *idx);
 
 /* The report's index of the module (path, build_id), added if new; -1
  * when out of memory. */

@@ -635,6 +635,25 @@ void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int w
 					 dwfl_lineinfo(dl, NULL, &info->line, NULL, NULL, NULL));
 }
 
+int wr_sym_data(struct wr_symbolizer *s, int32_t module, uint64_t offset, const char **name,
+		uint64_t *start)
+{
+	const char *sym, *linkage;
+	GElf_Off off;
+	GElf_Sym esym;
+	int type;
+
+	if (!wr_sym_module_ok(s, module))
+		return 0;
+	sym = dwfl_module_addrinfo(s->mods[module].mod, offset, &off, &esym, NULL, NULL, NULL);
+	type = sym ? GELF_ST_TYPE(esym.st_info) : STT_NOTYPE;
+	if (!sym || !*sym || (type != STT_OBJECT && type != STT_COMMON) || off >= esym.st_size)
+		return 0;
+	*name = wr_name_symbol(&s->names, sym, &linkage);
+	*start = offset - off;
+	return 1;
+}
+
 int wr_sym_ranked(struct wr_symbolizer *s, size_t top)
 {
 	const struct wr_report *r = s->r;

@@ -68,6 +68,12 @@ struct wr_addr_info {
 void wr_sym_addr(struct wr_symbolizer *s, int32_t module, uint64_t offset, int with_symbol,
 		 struct wr_addr_info *info);
 
+/* The variable (an ELF data symbol) holding offset in module: 1 with its
+ * name (as people know it; valid as long as the symbolizer) and its
+ * start offset, or 0 when none does. */
+int wr_sym_data(struct wr_symbolizer *s, int32_t module, uint64_t offset, const char **name,
+		uint64_t *start);
+
 /* Is the module's file readable and the one profiled (a build-id that
  * matches, or none recorded)? Opens it if need be. */
 int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module);

@@ -34,6 +34,11 @@ static const struct wr_tool tools[] = {
 	 * (Prometheus's read sets): report/loop.h reports them. */
 	{ .name = "loop", .what = "loops that re-read", .method = "read sets, exhaustive",
 	  .access = "load", .accessed = "loaded", .exhaustive = 1 },
+	/* Cache lines threads share (Feather, on WITCH's engine): report/share.h
+	 * reports them; the relation is the pair's kind's. */
+	{ .name = "share", .what = "cache lines shared between threads",
+	  .method = "Feather, watchpoints across threads", .access = "store",
+	  .accessed = "stored" },
 	/* witch cpi's two runs (report/cpi.h reports them). */
 	{ .name = "time", .what = "time per execution", .method = "witch cpi, sampled run",
 	  .access = "instruction", .accessed = "executed" },

@@ -8,6 +8,7 @@
  *               that are already there is waste, else use.
  *   LoadCraft   samples loads; RW watch; stores in between are ignored; the
  *               next load reading the same bytes is waste, else use.
+ *   share       samples stores, which other threads watch (share.c).
  *
  * Floating-point data (from the decoded instruction) also compare within a
  * relative tolerance: equal only approximately is counted apart, as
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "runtime/hit.h"
+#include "runtime/share.h"
 #include "runtime/valuecmp.h"
 #include "runtime/runtime.h"
 
@@ -222,6 +224,8 @@ int wt_craft_judge(struct wt_thread *t, struct wt_slot *s, const struct wt_hit *
 {
 	uint64_t bytes = h->bytes & s->own;
 
+	if (wt_cfg.craft == WT_CRAFT_SHARE)
+		return wt_share_judge(t, s, h, trap_node);
 	if (!bytes)
 		bytes = piece_bytes(s);
 	if (wt_cfg.craft == WT_CRAFT_DEAD) {

@@ -13,7 +13,8 @@
  *
  * As in the spy: free's own stores (tcache links) come after, and judge
  * nothing; realloc releases the old block only when it moves it, after
- * its copy has read it. Not seen here: glibc's internal calls (fclose's
+ * its copy has read it. With --craft=share, free and realloc also keep
+ * the table of blocks (blocks.c) that alloc.c's wrappers fill. Not seen here: glibc's internal calls (fclose's
  * free), allocators other than glibc's (their blocks keep their watches),
  * and --watch=pages, whose watches end only inside its handlers.
  *
@@ -24,12 +25,14 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "runtime/share.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -135,6 +138,10 @@ EXPORT void free(void *p)
 {
 	struct wt_thread *t;
 
+	if (wt_alloc_boot_bytes(p))
+		return;
+	if (p)
+		wt_blocks_remove((uintptr_t)p);
 	if (!real_free)
 		resolve();
 	if (!real_free)
@@ -150,6 +157,14 @@ EXPORT void *realloc(void *p, size_t n)
 	size_t old = 0;
 	void *q;
 
+	if (wt_alloc_boot_bytes(p)) {
+		size_t left = wt_alloc_boot_bytes(p);
+
+		q = malloc(n);
+		if (q)
+			memcpy(q, p, n < left ? n : left);
+		return q;
+	}
 	if (!real_realloc)
 		resolve();
 	if (!real_realloc) {
@@ -161,6 +176,10 @@ EXPORT void *realloc(void *p, size_t n)
 	q = real_realloc(p, n);
 	if (old && q != p && (q || n == 0))
 		release(t, (uintptr_t)p, (uintptr_t)p + old);
+	if (p && (q || n == 0))
+		wt_blocks_remove((uintptr_t)p);
+	if (q)
+		wt_blocks_add((uintptr_t)q, n, (uintptr_t)__builtin_return_address(0));
 	return q;
 }
 

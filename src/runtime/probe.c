@@ -6,6 +6,7 @@
 
 #include "runtime/hit.h"
 #include "runtime/runtime.h"
+#include "runtime/share.h"
 
 #define LOOKAHEAD_INSNS 64
 #define MAX_HOPS 8	/* jumps, calls, returns and breakpoints followed per sample */
@@ -73,6 +74,12 @@ static int sampled(struct wt_thread *t, const struct wd_access *acc)
 
 	p->node = wt_cct_child(&t->cct, p->walk.parent_node, acc->pc);
 	wt_attrib_sampled(&t->cct.nodes[p->node]);
+	if (wt_cfg.craft == WT_CRAFT_SHARE) {
+		/* Published, for the other threads' registers. */
+		p->acc = *acc;
+		p->target_slot = -1;
+		return 0;
+	}
 	j = wt_reservoir_choose(&t->reservoir, wt_occupied(t), wt_rand(&t->rng));
 	if (j < 0) {
 		t->st.samples_reservoir_dropped++;
@@ -93,7 +100,7 @@ static int sampled(struct wt_thread *t, const struct wd_access *acc)
 static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self, const ucontext_t *uc)
 {
 	struct wt_probe *p = &t->probe;
-	struct wt_slot *s = &t->slot[p->target_slot];
+	struct wt_slot *s;
 	uint64_t own = wt_hit_own_bytes(&p->acc, uc);
 	uintptr_t base;
 	unsigned len = wt_watch_piece_of(ea, p->acc.size, own, wt_rand(&t->rng), &base);
@@ -104,6 +111,11 @@ static void watch_at(struct wt_thread *t, uintptr_t ea, int skip_self, const uco
 		t->st.samples_no_access++;
 		return;
 	}
+	if (wt_cfg.craft == WT_CRAFT_SHARE) {
+		wt_share_publish(t, &p->acc, ea, own, base, p->node, uc);
+		return;
+	}
+	s = &t->slot[p->target_slot];
 	if (s->state != WT_SLOT_FREE)
 		wt_attrib_abandoned(&t->cct.nodes[s->watch_node]);
 	s->state = WT_SLOT_FREE;

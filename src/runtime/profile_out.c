@@ -18,11 +18,12 @@
 #include "runtime/modules.h"
 #include "runtime/profile_out.h"
 #include "runtime/runtime.h"
+#include "runtime/share.h"
 
 static struct core_profile out;
 static char out_buf[1 << 16];
 static struct wt_module mods[WT_MAX_MODULES];
-static uint64_t start_ns;
+static uint64_t start_ns, start_cpu_ns;
 static int unsampled_threads;
 static char cmdline[1 << 16];
 static size_t cmdline_len;
@@ -33,6 +34,7 @@ void wt_profile_reset(void)
 	ssize_t n;
 
 	start_ns = core_clock_ns(CLOCK_REALTIME);
+	start_cpu_ns = core_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	unsampled_threads = 0;
 	cmdline_len = 0;
 	if (fd < 0)
@@ -62,7 +64,7 @@ static void write_args(void)
 
 static const char *tool_name(void)
 {
-	static const char *names[] = { "dead", "silent", "load" };
+	static const char *names[] = { "dead", "silent", "load", "share" };
 
 	return wt_cfg.samples_only ? "time" : names[wt_cfg.craft];
 }
@@ -74,12 +76,19 @@ static int number_modules(int nmods)
 	uint32_t i;
 	int next = 0, m;
 
-	for (t = wt_threads(); t; t = t->next)
+	for (t = wt_threads(); t; t = t->next) {
 		for (i = 1; i < t->cct.nnodes; i++) {
 			m = wt_modules_find(mods, nmods, t->cct.nodes[i].pc);
 			if (m >= 0 && mods[m].id < 0)
 				mods[m].id = next++;
 		}
+		/* --craft=share: a shared line in a module's data */
+		for (i = 0; t->share && i < t->share->n; i++) {
+			m = wt_modules_find(mods, nmods, t->share->v[i].line);
+			if (m >= 0 && mods[m].id < 0)
+				mods[m].id = next++;
+		}
+	}
 	return next;
 }
 
@@ -120,6 +129,18 @@ static void write_craft_stats(const struct wt_stats *s)
 		core_profile_stat(&out, "pmu_samples_other", s->pmu_samples_other);
 		core_profile_stat(&out, "pmu_samples_lost", s->pmu_samples_lost);
 	}
+	if (wt_cfg.craft == WT_CRAFT_SHARE) {
+		core_profile_stat(&out, "shared_samples", s->shared_samples);
+		core_profile_stat(&out, "private_samples", s->private_samples);
+		core_profile_stat(&out, "share_candidates", s->share_candidates);
+		core_profile_stat(&out, "share_stale", s->share_stale);
+		core_profile_stat(&out, "share_watches", s->share_watches);
+		core_profile_stat(&out, "share_expired", s->share_expired);
+		/* The program's CPU time, all its threads, witch's handlers
+		 * left out: what sharing is counted per second of. */
+		core_profile_stat(&out, "cpu_ns", core_clock_ns(CLOCK_PROCESS_CPUTIME_ID) -
+						    start_cpu_ns - s->handler_ns);
+	}
 	if (wt_pages_mode) {
 		core_profile_stat(&out, "false_faults", s->false_faults);
 		core_profile_stat(&out, "watches_ended", s->watches_ended);
@@ -157,7 +178,7 @@ static void write_stats(void)
 		threads++;
 		dropped += t->cct.nodes_dropped;
 		truncated += t->cct.frames_truncated;
-		pairs_dropped += t->cct.pairs_dropped;
+		pairs_dropped += t->cct.pairs_dropped + (t->share ? t->share->dropped : 0);
 	}
 	core_profile_stat(&out, "samples", sum.samples);
 	if (wt_cfg.samples_only)
@@ -179,12 +200,33 @@ static void write_stats(void)
 		core_profile_stat(&out, "pairs_dropped", pairs_dropped);
 }
 
+/* --craft=share: the thread's records, lines as (module, offset). */
+static void write_shares(const struct wt_share_recs *rs, int nmods)
+{
+	uint32_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct wt_share_rec *r = &rs->v[i];
+		int m = wt_modules_find(mods, nmods, r->line);
+		struct core_share_line l = {
+			.watch = r->watch, .trap = r->trap, .kind = (char)r->kind,
+			.count = r->count, .weight = core_milli(r->weight),
+			.module = m >= 0 ? mods[m].id : -1,
+			.line = m >= 0 ? r->line - mods[m].bias : r->line,
+			.woff = r->woff, .wlen = r->wlen, .toff = r->toff, .tlen = r->tlen,
+			.block = r->block, .block_size = r->block_size, .site = r->site,
+		};
+
+		core_profile_share(&out, &l);
+	}
+}
+
 static void write_thread(const struct wt_thread *t, int nmods)
 {
 	const struct wt_cct *c = &t->cct;
 	uint32_t i;
 
-	core_profile_thread(&out, (uint64_t)t->tid, c->nnodes, c->npairs);
+	core_profile_thread(&out, (uint64_t)t->tid, c->nnodes, t->share ? t->share->n : c->npairs);
 	core_profile_node(&out, 0, -1, -1, 0, 0);
 	for (i = 1; i < c->nnodes; i++) {
 		const struct wt_cct_node *n = &c->nodes[i];
@@ -196,6 +238,10 @@ static void write_thread(const struct wt_thread *t, int nmods)
 		else
 			core_profile_node(&out, i, n->parent, m >= 0 ? mods[m].id : -1,
 					  m >= 0 ? n->pc - mods[m].bias : n->pc, n->mu);
+	}
+	if (t->share) {
+		write_shares(t->share, nmods);
+		return;
 	}
 	for (i = 0; i < c->npairs; i++) {
 		const struct wt_pair *p = &c->pairs[i];

@@ -23,7 +23,7 @@
 #define WT_MAX_FRAMES 256
 #define WT_RESUME_REGS (REG_RIP + 1)	/* r8..r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip */
 
-enum wt_craft { WT_CRAFT_DEAD = 0, WT_CRAFT_SILENT, WT_CRAFT_LOAD };
+enum wt_craft { WT_CRAFT_DEAD = 0, WT_CRAFT_SILENT, WT_CRAFT_LOAD, WT_CRAFT_SHARE };
 
 /* Process-wide settings, read from the environment the CLI sets. */
 struct wt_config {
@@ -77,6 +77,13 @@ struct wt_stats {
 	uint64_t sampled_ns;		/* samples only: CPU time the samples stood for */
 	uint64_t samples_own_code;	/* samples only: in witch's own code, not the program's */
 	uint64_t own_code_ns;		/* ... and their time */
+	/* --craft=share (share.c) */
+	uint64_t shared_samples;	/* stores published to the other threads */
+	uint64_t private_samples;	/* stores to the thread's own stack frames: not published */
+	uint64_t share_candidates;	/* other threads' stores this thread could watch */
+	uint64_t share_stale;		/* ... published too long before it looked */
+	uint64_t share_watches;		/* watches it armed on their lines */
+	uint64_t share_expired;		/* ... that its next sample ended untripped */
 };
 
 /* WT_SLOT_KERNEL: LoadCraft's watch, disabled while a system call reads or
@@ -107,6 +114,7 @@ struct wt_slot {
 				   what a read-modify-write read, not wrote) */
 	uint8_t value[64];	/* silent/load: bytes the sampled access wrote/read */
 	uint8_t cur[64];	/* load: bytes as the last ignored store left them */
+	double weight;		/* share: what a trap of this watch stands for */
 };
 
 /* Does slot s watch (armed, not paused) any byte of [lo, hi)? */
@@ -169,6 +177,8 @@ struct wt_kcall {
 	int live;		/* --watch=pages: the call runs, its end is to judge */
 };
 
+struct wt_share_recs;
+
 struct wt_thread {
 	struct wt_thread *next;		/* all threads, for the profile writer */
 	pid_t tid;
@@ -188,6 +198,8 @@ struct wt_thread {
 	struct wt_cct cct;
 	struct wd_pc_cache *pc_cache;
 	struct wt_stats st;
+	uint64_t share_next;		/* share: the next published store to look at */
+	struct wt_share_recs *share;	/* share: what its watches found */
 	uint64_t handler_ns_since_sample;	/* handler CPU time since the timer was armed */
 	uint64_t cpu_mark;		/* samples only: thread CPU time when the last
 					   sample's handler ended (or the thread began) */

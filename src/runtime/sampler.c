@@ -24,6 +24,7 @@
 
 #include "core/perf.h"
 #include "runtime/runtime.h"
+#include "runtime/share.h"
 
 static uint64_t period_ns(void)
 {
@@ -149,16 +150,13 @@ static void time_sample(struct wt_thread *t, ucontext_t *uc)
 	t->st.sampled_ns += ns;
 }
 
-void wt_on_sample(struct wt_thread *t, ucontext_t *uc)
+/* A sample's own access: led to by the probe, or given by the PMU. */
+static void sample_access(struct wt_thread *t, ucontext_t *uc)
 {
 	uintptr_t pcs[WT_MAX_FRAMES], start, end;
 	unsigned paused;
 	int n;
 
-	if (wt_cfg.samples_only) {
-		time_sample(t, uc);
-		return;
-	}
 	if (wt_cfg.pmu) {
 		wt_pmu_on_sample(t, uc);
 		return;
@@ -175,4 +173,22 @@ void wt_on_sample(struct wt_thread *t, ucontext_t *uc)
 	if (n == WT_MAX_FRAMES)
 		t->cct.frames_truncated++;
 	wt_probe_start(t, pcs, n, start, end, uc);
+}
+
+void wt_on_sample(struct wt_thread *t, ucontext_t *uc)
+{
+	if (wt_cfg.samples_only) {
+		time_sample(t, uc);
+		return;
+	}
+	if (wt_cfg.craft != WT_CRAFT_SHARE) {
+		sample_access(t, uc);
+		return;
+	}
+	/* The watches of the last sample end before this one unwinds
+	 * (none to pause), and the other threads' stores published since
+	 * take the registers after. */
+	wt_share_expire(t);
+	sample_access(t, uc);
+	wt_share_pickup(t);
 }

@@ -23,6 +23,7 @@
 #include "core/tool.h"
 #include "runtime/profile_out.h"
 #include "runtime/runtime.h"
+#include "runtime/share.h"
 
 #define ALTSTACK_BYTES (256 * 1024)	/* libunwind and the decoder run here */
 #define CCT_NODES (1u << 18)
@@ -308,6 +309,7 @@ int wt_thread_start(void)
 	t->altstack.ss_size = ALTSTACK_BYTES;
 	if ((!t->pc_cache && !wt_cfg.samples_only) || !t->altstack.ss_sp ||
 	    wt_cct_init(&t->cct, CCT_NODES, wt_cfg.samples_only ? 1 : CCT_PAIRS) < 0 ||
+	    (wt_cfg.craft == WT_CRAFT_SHARE && wt_share_thread_init(t) < 0) ||
 	    sigaltstack(&t->altstack, NULL) < 0) {
 		__atomic_add_fetch(&fd_budget, nregisters, __ATOMIC_ACQ_REL);
 		wt_count_unsampled_thread();
@@ -410,6 +412,8 @@ static int read_config(void)
 		wt_cfg.craft = WT_CRAFT_SILENT;
 	else if (!strcmp(craft, "load"))
 		wt_cfg.craft = WT_CRAFT_LOAD;
+	else if (!strcmp(craft, "share"))
+		wt_cfg.craft = WT_CRAFT_SHARE;
 	else
 		return -1;
 	wt_pages_mode = core_env_is(ENV_WATCH, "pages");
@@ -494,6 +498,7 @@ static void after_fork_child(void)
 	all_threads = NULL;
 	self = NULL;
 	fd_budget = fd_budget_total;	/* the child has one thread */
+	wt_share_after_fork();
 	if (wt_pages_mode)
 		wt_pages_after_fork();
 	core_image_begin();
@@ -529,6 +534,9 @@ __attribute__((constructor)) static void witch_init(void)
 		if (nregisters < 2)
 			return;
 	}
+	/* --craft=share names heap lines by their blocks (alloc.c). */
+	if (wt_cfg.craft == WT_CRAFT_SHARE && wt_blocks_init() < 0)
+		return;
 	wd_init();
 	wt_unwind_init();
 	wt_sig_trap = SIGRTMAX - 2;	/* lower number: delivered before a pending sample */
