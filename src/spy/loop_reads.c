@@ -18,7 +18,7 @@
 #include "loop_reads.h"
 #include "core/contract.h"
 
-#define WORDS (1u << (LOOP_CHUNK_BITS - 3))
+#define WORDS LOOP_CHUNK_WORDS
 
 UInt loop_read_chunks_max = LOOP_READ_CHUNKS_MAX;
 
@@ -81,13 +81,11 @@ static void grow(LoopReads *r)
 	VG_(free)(old);
 }
 
-LoopWord *loop_reads_word(LoopReads *r, Addr a)
+LoopWord *loop_reads_find(LoopReads *r, Addr a)
 {
 	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
 	UInt h;
 
-	if (LIKELY(key == r->last_key))
-		return &r->last_words[(a >> 3) & (WORDS - 1)];
 	for (h = slot(key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
 		if (r->map[h].key == key)
 			goto found;
