@@ -81,14 +81,26 @@ static void grow(LoopReads *r)
 	VG_(free)(old);
 }
 
+/* The chunk for key becomes the last one found. */
+static LoopWord *found(LoopReads *r, Addr key, LoopWord *words, Addr a)
+{
+	r->prev_key = r->last_key;
+	r->prev_words = r->last_words;
+	r->last_key = key;
+	r->last_words = words;
+	return &words[(a >> 3) & (WORDS - 1)];
+}
+
 LoopWord *loop_reads_find(LoopReads *r, Addr a)
 {
 	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
 	UInt h;
 
+	if (key == r->prev_key)
+		return found(r, key, r->prev_words, a);
 	for (h = slot(key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
 		if (r->map[h].key == key)
-			goto found;
+			goto hit;
 	if (r->nchunks >= loop_read_chunks_max)
 		return NULL;
 	r->map[h].key = key;
@@ -97,12 +109,8 @@ LoopWord *loop_reads_find(LoopReads *r, Addr a)
 		LoopWord *w = r->map[h].words;
 
 		grow(r);
-		r->last_key = key;
-		r->last_words = w;
-		return &w[(a >> 3) & (WORDS - 1)];
+		return found(r, key, w, a);
 	}
-found:
-	r->last_key = key;
-	r->last_words = r->map[h].words;
-	return &r->last_words[(a >> 3) & (WORDS - 1)];
+hit:
+	return found(r, key, r->map[h].words, a);
 }

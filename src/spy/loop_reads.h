@@ -29,6 +29,8 @@ typedef struct {
 	UInt mask, nchunks;
 	Addr last_key;		/* the chunk the last lookup found */
 	LoopWord *last_words;
+	Addr prev_key;		/* and the one before: loops read the stack */
+	LoopWord *prev_words;	/* and the heap in turn */
 	UShort epoch;
 } LoopReads;
 
