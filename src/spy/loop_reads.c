@@ -18,7 +18,7 @@
 #include "loop_reads.h"
 #include "core/contract.h"
 
-#define WORDS (1u << (LOOP_CHUNK_BITS - 3))
+#define WORDS LOOP_CHUNK_WORDS
 
 UInt loop_read_chunks_max = LOOP_READ_CHUNKS_MAX;
 
@@ -81,16 +81,26 @@ static void grow(LoopReads *r)
 	VG_(free)(old);
 }
 
-LoopWord *loop_reads_word(LoopReads *r, Addr a)
+/* The chunk for key becomes the last one found. */
+static LoopWord *found(LoopReads *r, Addr key, LoopWord *words, Addr a)
+{
+	r->prev_key = r->last_key;
+	r->prev_words = r->last_words;
+	r->last_key = key;
+	r->last_words = words;
+	return &words[(a >> 3) & (WORDS - 1)];
+}
+
+LoopWord *loop_reads_find(LoopReads *r, Addr a)
 {
 	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
 	UInt h;
 
-	if (LIKELY(key == r->last_key))
-		return &r->last_words[(a >> 3) & (WORDS - 1)];
+	if (key == r->prev_key)
+		return found(r, key, r->prev_words, a);
 	for (h = slot(key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
 		if (r->map[h].key == key)
-			goto found;
+			goto hit;
 	if (r->nchunks >= loop_read_chunks_max)
 		return NULL;
 	r->map[h].key = key;
@@ -99,12 +109,8 @@ LoopWord *loop_reads_word(LoopReads *r, Addr a)
 		LoopWord *w = r->map[h].words;
 
 		grow(r);
-		r->last_key = key;
-		r->last_words = w;
-		return &w[(a >> 3) & (WORDS - 1)];
+		return found(r, key, w, a);
 	}
-found:
-	r->last_key = key;
-	r->last_words = r->map[h].words;
-	return &r->last_words[(a >> 3) & (WORDS - 1)];
+hit:
+	return found(r, key, r->map[h].words, a);
 }

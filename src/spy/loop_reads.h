@@ -29,10 +29,13 @@ typedef struct {
 	UInt mask, nchunks;
 	Addr last_key;		/* the chunk the last lookup found */
 	LoopWord *last_words;
+	Addr prev_key;		/* and the one before: loops read the stack */
+	LoopWord *prev_words;	/* and the heap in turn */
 	UShort epoch;
 } LoopReads;
 
 #define LOOP_CHUNK_BITS 16	/* a chunk shadows 64 KiB: 8192 words */
+#define LOOP_CHUNK_WORDS (1u << (LOOP_CHUNK_BITS - 3))
 
 /* Chunks per thread (--witch-loop-chunks, LOOP_READ_CHUNKS_MAX). */
 extern UInt loop_read_chunks_max;
@@ -42,8 +45,16 @@ void loop_reads_free(LoopReads *r);
 /* Forget every word: a new epoch. */
 void loop_reads_forget(LoopReads *r);
 /* The word holding address a (8-aligned), NULL when the set is at its
- * limit and a has no chunk yet. */
-LoopWord *loop_reads_word(LoopReads *r, Addr a);
+ * limit and a has no chunk yet. Most reads are in the chunk of the read
+ * before: that is looked up inline. */
+LoopWord *loop_reads_find(LoopReads *r, Addr a);
+
+static inline LoopWord *loop_reads_word(LoopReads *r, Addr a)
+{
+	if (LIKELY((a >> LOOP_CHUNK_BITS) + 1 == r->last_key))
+		return &r->last_words[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
+	return loop_reads_find(r, a);
+}
 /* The bytes of the set's chunks (the progress line's shadow memory). */
 ULong loop_reads_bytes(const LoopReads *r);
 

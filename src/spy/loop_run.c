@@ -51,14 +51,19 @@ typedef struct {
 	LoopDesc *loop;
 	UInt depth;		/* the thread's frames when it began */
 	UInt rec;		/* its record in the thread's records */
+	UInt node;		/* the record's, and whether it is flagged: */
+	Bool flagged;		/* copies, as each read needs them */
 	ULong inv_start, iter_start;	/* clock */
-	ULong reads, redundant;	/* in this iteration */
+	ULong judged_before;	/* the thread's judged reads when this iteration began */
+	ULong redundant;	/* in this iteration */
 } LoopAct;
 
 typedef struct LoopThread {
 	LoopAct act[LOOP_MAX_ACTIVE];
 	UInt n;
 	ULong now;
+	ULong judged;		/* reads made while a loop was active: each
+				   counts for every active loop */
 	LoopReads reads;
 	LoopRec *recs;
 	UInt nrecs, cap_recs;
@@ -151,20 +156,36 @@ UInt loop_thread_records(const SpyThread *t, const LoopRec **recs)
 
 /* ---- activations ---- */
 
+/* Record r's flagged changed: its activations' copies follow. */
+static void set_flagged(LoopThread *lt, UInt rec, Bool flagged)
+{
+	UInt k;
+
+	lt->recs[rec].flagged = flagged;
+	for (k = 0; k < lt->n; k++)
+		if (lt->act[k].rec == rec)
+			lt->act[k].flagged = flagged;
+}
+
 static void close_iteration(LoopThread *lt, LoopAct *a)
 {
 	LoopRec *r = &lt->recs[a->rec];
+	ULong reads = lt->judged - a->judged_before;
+	Bool flagged;
 
 	r->iterations++;
-	r->reads += a->reads;
+	r->reads += reads;
 	r->redundant_reads += a->redundant;
-	if (a->reads >= loop_a) {
+	if (reads >= loop_a) {
 		r->data_iterations++;
-		if ((double)a->redundant >= loop_r * (double)a->reads)
+		if ((double)a->redundant >= loop_r * (double)reads)
 			r->redundant_iterations++;
-		r->flagged = (double)r->redundant_iterations >= loop_ri * (double)r->data_iterations;
+		flagged = (double)r->redundant_iterations >= loop_ri * (double)r->data_iterations;
+		if (flagged != r->flagged)
+			set_flagged(lt, a->rec, flagged);
 	}
-	a->reads = a->redundant = 0;
+	a->judged_before = lt->judged;
+	a->redundant = 0;
 	a->iter_start = ++lt->now;
 }
 
@@ -194,8 +215,11 @@ static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
 	a->loop = p->head;
 	a->depth = t->depth;
 	a->rec = p->cached_rec;
+	a->node = lt->recs[a->rec].node;
+	a->flagged = lt->recs[a->rec].flagged;
 	a->inv_start = a->iter_start = ++lt->now;
-	a->reads = a->redundant = 0;
+	a->judged_before = lt->judged;
+	a->redundant = 0;
 	lt->recs[a->rec].invocations++;
 }
 
@@ -246,6 +270,36 @@ void loop_frames_popped(SpyThread *t)
 
 /* ---- judging a read ---- */
 
+/* Activations 0 to n - 1, a bit each. */
+static UInt first_acts(UInt n)
+{
+	return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
+/*
+ * The activations for which re-reading the bytes word w last gave is
+ * redundant. From the innermost out, the first activation whose
+ * invocation began by that read (clock w->last) decides: the ones inside
+ * it began later, and for the ones around it the read fell in their
+ * current iteration, where w->red kept the answer. So does it for that
+ * one if its current iteration began by then too; else the read was in
+ * an earlier iteration of its invocation: redundant for it.
+ */
+static UInt redundant_for(const LoopThread *lt, const LoopWord *w)
+{
+	Int k;
+
+	for (k = (Int)lt->n - 1; k >= 0; k--) {
+		const LoopAct *a = &lt->act[k];
+
+		if (w->last >= a->iter_start)
+			return w->red & first_acts((UInt)k + 1);
+		if (w->last >= a->inv_start)
+			return 1u << k | (w->red & first_acts((UInt)k));
+	}
+	return 0;
+}
+
 /*
  * The activations (a bit each) for which the read of len bytes at offset
  * o of word w, whose bytes are x (in place), is redundant; then w holds
@@ -256,19 +310,13 @@ static UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, U
 {
 	UInt bytes = ((1u << len) - 1) << o, red = 0;
 	ULong mask = len == 8 ? ~0ULL : (((1ULL << (8 * len)) - 1) << (8 * o));
-	Int k;
 
 	if (w->epoch != lt->reads.epoch) {
 		w->epoch = lt->reads.epoch;
 		w->known = 0;
 	}
 	if ((w->known & bytes) == bytes && !((w->v ^ x) & mask))
-		for (k = 0; k < (Int)lt->n; k++) {
-			const LoopAct *a = &lt->act[k];
-
-			if (w->last >= a->iter_start ? (w->red >> k) & 1 : w->last >= a->inv_start)
-				red |= 1u << k;
-		}
+		red = redundant_for(lt, w);
 	w->v = (w->v & ~mask) | (x & mask);
 	w->known |= (UChar)bytes;
 	w->last = now;
@@ -276,14 +324,13 @@ static UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, U
 	return red;
 }
 
-/* The load's redundant read for the loop in context node: in its site's
+/* Load `load`'s redundant read for the loop in context node: in its site's
  * memo while it goes to one pair (most reads of a loop), as LoadSpy's;
  * a read that counts for more loops than one counts in the memo for the
  * innermost only (memo says so), or the memo would change pair at each. */
-static void count_load(SpyThread *t, SpySite *site, UInt node, Bool memo)
+static void count_load(SpyThread *t, SpySite *site, UInt load, UInt node, Bool memo)
 {
 	SpyMemo *m = &site->memo;
-	UInt load = spy_site_handle(site);
 
 	if (!memo) {
 		spy_pair(&t->pairs, node, load)->count++;
@@ -298,6 +345,45 @@ static void count_load(SpyThread *t, SpySite *site, UInt node, Bool memo)
 	m->p.count++;
 }
 
+/* The part of a read in the word at `at` & ~7: len bytes at its offset,
+ * whose bytes are x (in place). */
+static UInt judge_part(LoopThread *lt, Addr at, UInt len, ULong x, ULong now)
+{
+	LoopWord *w = loop_reads_word(&lt->reads, at & ~(Addr)7);
+
+	if (UNLIKELY(!w)) {
+		loop_st.reads_untracked++;
+		return 0;
+	}
+	return judge_word(lt, w, (UInt)(at & 7), len, x, now);
+}
+
+/* The read is over: red says for which activations it was redundant. */
+static void count_read(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
+{
+	Bool counted = False;
+	UInt load;
+
+	red &= first_acts(lt->n);
+	lt->judged++;
+	if (!red)
+		return;
+	loop_st.redundant_reads++;
+	load = spy_site_handle(site);
+	/* From the innermost out, until a flagged loop claims the read. */
+	while (red) {
+		UInt k = 31 - (UInt)__builtin_clz(red);
+		LoopAct *x = &lt->act[k];
+
+		x->redundant++;
+		count_load(t, site, load, x->node, !counted);
+		counted = True;
+		if (x->flagged)
+			break;
+		red &= ~(1u << k);
+	}
+}
+
 /* A read of size bytes at a, whose value's bytes are at p (little-endian):
  * judged word by word, redundant for an activation when every part is. */
 static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
@@ -305,9 +391,7 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 	SpyThread *t = spy_cur;
 	LoopThread *lt = t->loop;
 	UInt red = ~0u, off = 0;
-	Bool claimed = False, counted = False;
 	ULong now;
-	Int k;
 
 	if (UNLIKELY(!lt || !lt->n))
 		return;
@@ -316,40 +400,33 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 	while (off < size) {
 		Addr at = a + off;
 		UInt o = (UInt)(at & 7), len = 8 - o < size - off ? 8 - o : size - off, i;
-		LoopWord *w = loop_reads_word(&lt->reads, at & ~(Addr)7);
 		ULong x = 0;
 
 		for (i = 0; i < len; i++)
 			x |= (ULong)p[off + i] << (8 * (o + i));
-		if (w) {
-			red &= judge_word(lt, w, o, len, x, now);
-		} else {
-			red = 0;
-			loop_st.reads_untracked++;
-		}
+		red &= judge_part(lt, at, len, x, now);
 		off += len;
 	}
-	red &= (lt->n < 32 ? (1u << lt->n) : 0) - 1;
-	loop_st.redundant_reads += red != 0;
-	for (k = (Int)lt->n - 1; k >= 0; k--) {
-		LoopAct *x = &lt->act[k];
-		const LoopRec *rec = &lt->recs[x->rec];
-
-		x->reads++;
-		if (!((red >> k) & 1))
-			continue;
-		if (!claimed) {
-			x->redundant++;
-			count_load(t, site, rec->node, !counted);
-			counted = True;
-		}
-		claimed |= rec->flagged;
-	}
+	count_read(t, lt, red, site);
 }
 
+/* Most reads lie within one word: their value goes in place at once. */
 VG_REGPARM(3) void loop_read(Addr a, UWord size, SpySite *site, ULong v)
 {
-	judge(a, (UInt)size, (const UChar *)&v, site);
+	SpyThread *t = spy_cur;
+	LoopThread *lt = t->loop;
+	UInt o = (UInt)(a & 7);
+
+	if (UNLIKELY(o + size > 8)) {
+		judge(a, (UInt)size, (const UChar *)&v, site);
+		return;
+	}
+	if (UNLIKELY(!lt || !lt->n))
+		return;
+	loop_st.reads_in_loops++;
+	if (size < 8)
+		v &= (1ULL << (8 * size)) - 1;
+	count_read(t, lt, judge_part(lt, a, (UInt)size, v << (8 * o), ++lt->now), site);
 }
 
 void loop_read16(Addr a, SpySite *site, ULong v0, ULong v1)
@@ -415,8 +492,10 @@ void loop_after_fork(void)
 			}
 	for (t = spy_threads; t; t = t->next)
 		if (t->loop)
-			for (i = 0; i < t->loop->n; i++)
+			for (i = 0; i < t->loop->n; i++) {
 				t->loop->recs[t->loop->act[i].rec].invocations++;
+				t->loop->act[i].flagged = False;
+			}
 	VG_(memset)(&loop_st, 0, sizeof(loop_st));
 }
 
