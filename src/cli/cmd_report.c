@@ -14,6 +14,7 @@
 #include "report/causal_profile.h"
 #include "report/causal_render.h"
 #include "report/cpi.h"
+#include "report/html/html.h"
 #include "report/loop.h"
 #include "report/render.h"
 #include "report/report.h"
@@ -25,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: witch report [--format=text|json|coz|folded] [--folded-by=first|second] " \
+#define USAGE "usage: witch report [--format=text|json|html|coz|folded] [--folded-by=first|second] " \
 	"[--top=N] [--pid=PID] [--function=NAME] [--ghz=F] [--fail-above=FRACTION] [-o FILE] PROFILE|DIR..."
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED, FORMAT_HTML };
 
 struct report_opts {
 	enum format format;
@@ -61,6 +62,8 @@ static void help(void)
 	       "of them) are merged across runs and their lines ranked by impact.\n"
 	       "\n"
 	       "  --format=text|json  text for people (default), JSON for tools\n"
+	       "  --format=html       one self-contained HTML page to open in a browser\n"
+	       "                      (with -o FILE): tables, flame graph, plots, source\n"
 	       "  --format=coz        causal profiles only: coz's profile.coz format,\n"
 	       "                      for coz's viewer\n"
 	       "  --format=folded     folded stacks (frame;frame weight, root first) for\n"
@@ -74,7 +77,7 @@ static void help(void)
 	       "  --top=N             show the N pairs (causal: lines) with the most\n"
 	       "                      waste (impact), (cpi) N rows of each table, or\n"
 	       "                      (spy --tool=loop) N loops; default 10 (JSON of\n"
-	       "                      cpi and loop profiles: all), 0 shows all\n"
+	       "                      cpi and loop profiles: all; HTML: 100), 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
 	       "  --function=NAME     witch cpi profiles: one function, its loops, lines, blocks and\n"
 	       "                      instructions; NAME as the report shows it (img::Buf::fill(long)\n"
@@ -118,8 +121,10 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 			o->format = FORMAT_COZ;
 		else if (!strcmp(val, "folded"))
 			o->format = FORMAT_FOLDED;
+		else if (!strcmp(val, "html"))
+			o->format = FORMAT_HTML;
 		else
-			return fail("unknown format '%s'; use --format=text, --format=json, "
+			return fail("unknown format '%s'; use --format=text, --format=json, --format=html, "
 				    "--format=folded or (causal profiles) --format=coz", val);
 		return 0;
 	}
@@ -240,6 +245,8 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 		return fail("no profile given; %s", USAGE);
 	if (o->folded_by_given && o->format != FORMAT_FOLDED)
 		return fail("--folded-by applies to --format=folded");
+	if (o->format == FORMAT_HTML && !o->top_arg)
+		o->top = WR_HTML_TOP;
 	return 0;
 }
 
@@ -252,6 +259,8 @@ static int render_loops(const struct report_opts *o, struct wr_report *r,
 
 	if (wr_loop_sym_shown(s, r, top))
 		return -1;
+	if (o->format == FORMAT_HTML)
+		return wr_html_loops(stdout, r, s, top);
 	return o->format == FORMAT_JSON ? wr_loop_render_json(stdout, r, s, top)
 					: wr_loop_render_text(stdout, r, s, top);
 }
@@ -273,6 +282,8 @@ static int render(const struct report_opts *o, struct wr_report *r)
 		ret = wr_render_folded(stdout, r, s, o->folded_second);
 	else if (!ret && o->format == FORMAT_JSON)
 		ret = wr_render_json(stdout, r, s, o->top);
+	else if (!ret && o->format == FORMAT_HTML)
+		ret = wr_html_pairs(stdout, r, s, o->top);
 	else if (!ret)
 		ret = wr_render_text(stdout, r, s, o->top);
 done:
@@ -321,6 +332,8 @@ static int causal_report(const struct report_opts *o)
 			ret = rc_render_coz(stdout, &p);
 		else if (o->format == FORMAT_JSON)
 			ret = rc_render_json(stdout, &p, &a, o->top);
+		else if (o->format == FORMAT_HTML)
+			ret = wr_html_causal(stdout, &p, &a, o->top);
 		else
 			ret = rc_render_text(stdout, &p, &a, o->top);
 		if (ret || fflush(stdout) || ferror(stdout))
@@ -373,8 +386,11 @@ static int cpi_report(const struct report_opts *o)
 		/* JSON is for tools: every row unless asked. */
 		if (o->format == FORMAT_JSON && !o->top_given)
 			ro.top = 0;
-		ret = o->format == FORMAT_JSON ? cpi_render_json(stdout, c, &ro)
-					       : cpi_render_text(stdout, c, &ro);
+		if (o->format == FORMAT_HTML)
+			ret = wr_html_cpi(stdout, c, &ro);
+		else
+			ret = o->format == FORMAT_JSON ? cpi_render_json(stdout, c, &ro)
+						       : cpi_render_text(stdout, c, &ro);
 		if (ret || fflush(stdout) || ferror(stdout))
 			ret = fail("cannot write the report: %s", strerror(errno));
 	}
