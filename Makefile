@@ -191,6 +191,8 @@ demo: deps
 		$(B)/bin/witch spy --tool=dead -o $(B)/demo -- $(B)/progs/demo 200; \
 	fi
 	$(B)/bin/witch report $(B)/demo
+	$(B)/bin/witch report --format=html -o $(B)/demo/report.html $(B)/demo
+	@echo "make demo: the same report as a page to open in a browser: $(B)/demo/report.html"
 
 clean:
 	rm -rf $(B)

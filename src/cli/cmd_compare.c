@@ -120,9 +120,6 @@ int cmd_compare(int argc, char **argv)
 			format = FORMAT_TEXT;
 		} else if (!strcmp(a, "--format=html")) {
 			format = FORMAT_HTML;
-		} else if (!strncmp(a, "--format=", 9)) {
-			return fail("unknown format '%s'; use --format=text, --format=json or --format=html",
-				    a + 9);
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (i + 1 == argc)
 				return fail("%s needs a file name; %s", a, USAGE);
@@ -135,8 +132,9 @@ int cmd_compare(int argc, char **argv)
 			       "source\nlocations of their watch and trap sites (the first frame outside "
 			       "glibc's\nstring routines), or, for a binary with debug information on one "
 			       "side only,\ntheir functions and code offsets; --full-contexts matches whole "
-			       "calling contexts. -o FILE writes the comparison to FILE (whole, or not at\n"
-			       "all) instead of stdout; --format=html makes it a page to open in a browser.\n",
+			       "calling contexts.\n\n--format=html writes a page to open in a browser, the two "
+			       "sides side by side;\n-o FILE writes to FILE (whole, or not at all) instead of "
+			       "stdout.\n",
 			       USAGE);
 			return 0;
 		} else if (a[0] == '-' && a[1]) {

@@ -178,7 +178,7 @@ is "$(section_of 1 "$TMP/compare.dom" | grep -o '<td><span class="fn">[^<]*' | h
 	"$want" "compare: the reference's top pair first ($want)"
 like "$(cat "$TMP/compare.dom")" '<h3>sampled: DeadSpy, exhaustive</h3>.*<h3>reference: DeadSpy, exhaustive</h3>' \
 	"compare: both sides, side by side"
-expect_error "compare: an unknown format" "unknown format 'yaml'.*--format=html" \
+expect_error "compare: an unknown format" "unknown option '--format=yaml'.*--format=text\\|json\\|html" \
 	"$WITCH" compare --format=yaml "$TMP/dead3" "$TMP/dead"
 expect_error "compare: -o into a missing directory" "cannot write $TMP/none/c\\.html" \
 	"$WITCH" compare -o "$TMP/none/c.html" "$TMP/dead3" "$TMP/dead"

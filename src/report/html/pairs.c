@@ -100,7 +100,8 @@ static int put_excerpts(FILE *d, const struct wr_report *r, struct wr_symbolizer
 int wr_html_pairs(FILE *out, const struct wr_report *r, struct wr_symbolizer *s, size_t top)
 {
 	struct folded_by by = { r, s, 0 };
-	size_t shown = top && top < r->nranked ? top : r->nranked;
+	/* The pairs shown, as in the text report: those with waste. */
+	size_t shown = top && top < r->nwaste ? top : r->nwaste;
 	char title[256];
 	FILE *d;
 	int ret;

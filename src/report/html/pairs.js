@@ -33,7 +33,8 @@ witch.draw((d, app) => {
 	}
 
 	/* The pairs, each expandable into its two contexts and their source. */
-	const pairs = r.pairs, found = rvn ? t.pairs_found : t.pairs_with_waste;
+	/* Those with waste (or redundant executions), as in the text report. */
+	const found = rvn ? t.pairs_found : t.pairs_with_waste, pairs = r.pairs.slice(0, found);
 	const weight = p => rvn ? p.redundant : p.waste_bytes;
 	const top = pairs.length ? pairs[0].share : 0;
 	const list = section(`Pairs of contexts, by ${rvn ? 'redundant executions' : 'waste'}: ${pairs.length} shown; ${count(found)} with ${rvn ? 'any' : 'waste'}`);
@@ -44,7 +45,7 @@ witch.draw((d, app) => {
 			h('summary', null, h('span', {class: 'rank'}, `#${i + 1}`), bar(p.share, top), h('span', {class: 'share'}, pct(p.share)),
 				h('span', {class: 'chain'}, line[0]), h('span', {class: 'rel'}, w.relation), h('span', {class: 'chain'}, line[1]),
 				h('span', {class: 'meta'}, rvn ? `  (${p.kind}, ${count(p.redundant)} redundant)`
-					: `  (waste ${fixed(p.waste_bytes, 1)}, use ${fixed(p.use_bytes, 1)}, ${count(p.traps)} ${w.exhaustive ? 'occurrences' : 'traps'})`)),
+					: `  (waste ${fixed(p.waste_bytes, 1)}, use ${fixed(p.use_bytes, 1)}, ${count(p.traps)} ${w.exhaustive ? 'occurrence' : 'trap'}${p.traps === 1 ? '' : 's'})`)),
 			body);
 		/* The contexts are drawn when first opened: a page of many pairs opens fast. */
 		const fill = () => {
@@ -60,7 +61,8 @@ witch.draw((d, app) => {
 		list.append(item);
 	});
 	if (!pairs.length)
-		list.append(h('p', {class: 'note'}, `No pairs: nothing was judged ${rvn ? 'redundant' : 'wasted'}.`));
+		list.append(h('p', {class: 'note'}, `No ${w.what} observed` +
+			(!w.exhaustive && !t.samples ? ' (no sample was taken: the program may have run too briefly, or its threads could not be sampled).' : '.')));
 	app.append(list);
 
 	/* The flame graph: stacks root first, widths by weight. */
