@@ -180,6 +180,10 @@ like "$(cat "$TMP/compare.dom")" '<h3>sampled: DeadSpy, exhaustive</h3>.*<h3>ref
 	"compare: both sides, side by side"
 expect_error "compare: an unknown format" "unknown option '--format=yaml'.*--format=text\\|json\\|html" \
 	"$WITCH" compare --format=yaml "$TMP/dead3" "$TMP/dead"
+"$WITCH" compare -o "$TMP/compare.txt" "$TMP/dead3" "$TMP/dead" && "$WITCH" compare "$TMP/dead3" "$TMP/dead" >"$TMP/compare.out"
+ok $? "(witch compare -o FILE, and to stdout)"
+cmp -s "$TMP/compare.txt" "$TMP/compare.out"
+ok $? "compare: -o FILE writes what stdout gets"
 expect_error "compare: -o into a missing directory" "cannot write $TMP/none/c\\.html" \
 	"$WITCH" compare -o "$TMP/none/c.html" "$TMP/dead3" "$TMP/dead"
 
