@@ -167,7 +167,8 @@ fuzz: $(B)/fuzz/fuzz_reader $(B)/fuzz/fuzz_causal
 # every core to themselves (E2E_ALONE) run after the others, one at a time.
 E2E_ALONE = tests/e2e/50-causal-runtime.t
 check: deps
-	$(MAKE) -j$$(nproc) all unit progs sanitize fuzz $(B)/bench/measure $(B)/bench/sampler-cost
+	$(MAKE) -j$$(nproc) all unit progs sanitize fuzz $(B)/bench/measure $(B)/bench/sampler-cost \
+		$(B)/tools/png_ink
 	prove -f --timer -j$$(nproc) --exec '' $(UNIT_BIN) $(SAN_BIN) $(filter-out $(E2E_ALONE),$(wildcard tests/e2e/*.t))
 	prove -f --timer --exec '' $(E2E_ALONE)
 
@@ -190,6 +191,8 @@ demo: deps
 		$(B)/bin/witch spy --tool=dead -o $(B)/demo -- $(B)/progs/demo 200; \
 	fi
 	$(B)/bin/witch report $(B)/demo
+	$(B)/bin/witch report --format=html -o $(B)/demo/report.html $(B)/demo
+	@echo "make demo: the same report as a page to open in a browser: $(B)/demo/report.html"
 
 clean:
 	rm -rf $(B)
@@ -197,6 +200,7 @@ clean:
 .PHONY: all check install deps demo clean progs unit sanitize fuzz
 
 include src/spy/spy.mk
+include src/report/html/html.mk
 -include src/causal/causal.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

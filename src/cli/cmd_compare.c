@@ -9,12 +9,17 @@
 
 #include "cli/commands.h"
 #include "cli/number.h"
+#include "cli/report_out.h"
 #include "report/compare.h"
+#include "report/html/html.h"
 #include "report/report.h"
 #include "report/symbolize.h"
 #include "cli/oneline.h"
 
-#define USAGE "usage: witch compare [--top=N] [--full-contexts] [--format=text|json] SAMPLED REFERENCE"
+#define USAGE "usage: witch compare [--top=N] [--full-contexts] [--format=text|json|html] [-o FILE] " \
+	"SAMPLED REFERENCE"
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
 
 /* One line on stderr, whatever the paths it quotes hold (cli/oneline.h). */
 #define fail(...) cli_fail("witch compare", 1, __VA_ARGS__)
@@ -60,11 +65,45 @@ static void unload(struct wr_side *side)
 		wr_report_free(side->r);
 }
 
-int cmd_compare(int argc, char **argv)
+/* Both loaded and comparable: the comparison on stdout; the exit status. */
+static int compare(char **paths, int full, enum format format, long top)
 {
 	struct wr_comparison c;
-	char *paths[2], err[1024];
-	int i, np = 0, full = 0, json = 0, rc = 0;
+	char err[1024];
+	int rc = 0;
+
+	memset(&c, 0, sizeof(c));
+	if (load(&c.a, paths[0], err, sizeof(err)) || load(&c.b, paths[1], err, sizeof(err)) ||
+	    comparable(paths[0], c.a.r, err, sizeof(err)) ||
+	    comparable(paths[1], c.b.r, err, sizeof(err)) || sites(&c, full, err, sizeof(err))) {
+		rc = fail("%s", err);
+	} else if (strcmp(c.a.r->tool->what, c.b.r->tool->what)) {
+		snprintf(err, sizeof(err), "%s measures %s but %s measures %s; compare profiles of one kind",
+			 paths[0], c.a.r->tool->what, paths[1], c.b.r->tool->what);
+		rc = fail("%s", err);
+	} else {
+		wr_compare(&c, (size_t)top);
+		if (format == FORMAT_HTML)
+			rc = wr_html_compare(stdout, &c) ? fail("out of memory") : 0;
+		else if (format == FORMAT_JSON)
+			wr_render_compare_json(stdout, &c);
+		else
+			wr_render_compare_text(stdout, &c);
+		if (!rc && (fflush(stdout) || ferror(stdout)))
+			rc = fail("cannot write the comparison: %s", strerror(errno));
+	}
+	unload(&c.a);
+	unload(&c.b);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	enum format format = FORMAT_TEXT;
+	struct report_out out;
+	const char *file = NULL;
+	char *paths[2];
+	int i, np = 0, full = 0, rc;
 	long top = 5;
 
 	for (i = 1; i < argc; i++) {
@@ -76,16 +115,26 @@ int cmd_compare(int argc, char **argv)
 		} else if (!strcmp(a, "--full-contexts")) {
 			full = 1;
 		} else if (!strcmp(a, "--format=json")) {
-			json = 1;
+			format = FORMAT_JSON;
 		} else if (!strcmp(a, "--format=text")) {
-			json = 0;
+			format = FORMAT_TEXT;
+		} else if (!strcmp(a, "--format=html")) {
+			format = FORMAT_HTML;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (i + 1 == argc)
+				return fail("%s needs a file name; %s", a, USAGE);
+			file = argv[++i];
+		} else if (!strncmp(a, "--output=", 9)) {
+			file = a + 9;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			printf("%s\n\nCompares the redundancy and the top pairs of a sampled profile with a "
 			       "reference\n(exhaustive) one of the same program and kind. Pairs match on the "
 			       "source\nlocations of their watch and trap sites (the first frame outside "
 			       "glibc's\nstring routines), or, for a binary with debug information on one "
 			       "side only,\ntheir functions and code offsets; --full-contexts matches whole "
-			       "calling contexts.\n",
+			       "calling contexts.\n\n--format=html writes a page to open in a browser, the two "
+			       "sides side by side;\n-o FILE writes to FILE (whole, or not at all) instead of "
+			       "stdout.\n",
 			       USAGE);
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
@@ -98,25 +147,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (np != 2)
 		return fail("give two profiles (sampled, then reference); %s", USAGE);
-	memset(&c, 0, sizeof(c));
-	if (load(&c.a, paths[0], err, sizeof(err)) || load(&c.b, paths[1], err, sizeof(err)) ||
-	    comparable(paths[0], c.a.r, err, sizeof(err)) ||
-	    comparable(paths[1], c.b.r, err, sizeof(err)) || sites(&c, full, err, sizeof(err))) {
-		rc = fail("%s", err);
-	} else if (strcmp(c.a.r->tool->what, c.b.r->tool->what)) {
-		snprintf(err, sizeof(err), "%s measures %s but %s measures %s; compare profiles of one kind",
-			 paths[0], c.a.r->tool->what, paths[1], c.b.r->tool->what);
-		rc = fail("%s", err);
-	} else {
-		wr_compare(&c, (size_t)top);
-		if (json)
-			wr_render_compare_json(stdout, &c);
-		else
-			wr_render_compare_text(stdout, &c);
-		if (fflush(stdout) || ferror(stdout))
-			rc = fail("cannot write the comparison: %s", strerror(errno));
-	}
-	unload(&c.a);
-	unload(&c.b);
+	if (file && report_out_open(&out, "witch compare", file))
+		return 1;
+	rc = compare(paths, full, format, top);
+	if (file && report_out_close(&out, "witch compare", rc == 0))
+		rc = 1;
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "report/causal_profile.h"
 #include "report/causal_render.h"
 #include "report/cpi.h"
+#include "report/html/html.h"
 #include "report/loop.h"
 #include "report/render.h"
 #include "report/report.h"
@@ -27,10 +28,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE "usage: witch report [--format=text|json|coz|folded|pprof] [--folded-by=first|second] " \
-	"[--top=N] [--pid=PID] [--function=NAME] [--ghz=F] [--fail-above=FRACTION] [-o FILE] PROFILE|DIR..."
+#define USAGE "usage: witch report [--format=text|json|html|coz|folded|pprof] " \
+	"[--folded-by=first|second] [--top=N] [--pid=PID] [--function=NAME] [--ghz=F] " \
+	"[--fail-above=FRACTION] [-o FILE] PROFILE|DIR..."
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED, FORMAT_PPROF };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED, FORMAT_PPROF, FORMAT_HTML };
 
 /* The formats of weighted stacks (report/stacks.h), and their names. */
 static int stacks_format(enum format f)
@@ -75,6 +77,8 @@ static void help(void)
 	       "of them) are merged across runs and their lines ranked by impact.\n"
 	       "\n"
 	       "  --format=text|json  text for people (default), JSON for tools\n"
+	       "  --format=html       one self-contained HTML page to open in a browser\n"
+	       "                      (with -o FILE): tables, flame graph, plots, source\n"
 	       "  --format=coz        causal profiles only: coz's profile.coz format,\n"
 	       "                      for coz's viewer\n"
 	       "  --format=folded     folded stacks (frame;frame weight, root first) for\n"
@@ -93,7 +97,7 @@ static void help(void)
 	       "  --top=N             show the N pairs (causal: lines) with the most\n"
 	       "                      waste (impact), (cpi) N rows of each table, or\n"
 	       "                      (spy --tool=loop) N loops; default 10 (JSON of\n"
-	       "                      cpi and loop profiles: all), 0 shows all\n"
+	       "                      cpi and loop profiles: all; HTML: 100), 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
 	       "  --function=NAME     witch cpi profiles: one function, its loops, lines, blocks and\n"
 	       "                      instructions; NAME as the report shows it (img::Buf::fill(long)\n"
@@ -139,8 +143,10 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 			o->format = FORMAT_FOLDED;
 		else if (!strcmp(val, "pprof"))
 			o->format = FORMAT_PPROF;
+		else if (!strcmp(val, "html"))
+			o->format = FORMAT_HTML;
 		else
-			return fail("unknown format '%s'; use --format=text, --format=json, "
+			return fail("unknown format '%s'; use --format=text, --format=json, --format=html, "
 				    "--format=folded, --format=pprof or (causal profiles) --format=coz",
 				    val);
 		return 0;
@@ -266,6 +272,8 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 	if (o->format == FORMAT_PPROF && !o->out && isatty(STDOUT_FILENO))
 		return fail("--format=pprof writes a binary file; name it with -o FILE, such as "
 			    "-o out.pb.gz (or redirect stdout)");
+	if (o->format == FORMAT_HTML && !o->top_arg)
+		o->top = WR_HTML_TOP;
 	return 0;
 }
 
@@ -278,6 +286,8 @@ static int render_loops(const struct report_opts *o, struct wr_report *r,
 
 	if (wr_loop_sym_shown(s, r, top))
 		return -1;
+	if (o->format == FORMAT_HTML)
+		return wr_html_loops(stdout, r, s, top);
 	return o->format == FORMAT_JSON ? wr_loop_render_json(stdout, r, s, top)
 					: wr_loop_render_text(stdout, r, s, top);
 }
@@ -304,6 +314,8 @@ static int render(const struct report_opts *o, struct wr_report *r)
 					       : wr_share_render_text(stdout, r, s, o->top);
 	else if (!ret && o->format == FORMAT_JSON)
 		ret = wr_render_json(stdout, r, s, o->top);
+	else if (!ret && o->format == FORMAT_HTML)
+		ret = wr_html_pairs(stdout, r, s, o->top);
 	else if (!ret)
 		ret = wr_render_text(stdout, r, s, o->top);
 done:
@@ -352,6 +364,8 @@ static int causal_report(const struct report_opts *o)
 			ret = rc_render_coz(stdout, &p);
 		else if (o->format == FORMAT_JSON)
 			ret = rc_render_json(stdout, &p, &a, o->top);
+		else if (o->format == FORMAT_HTML)
+			ret = wr_html_causal(stdout, &p, &a, o->top);
 		else
 			ret = rc_render_text(stdout, &p, &a, o->top);
 		if (ret || fflush(stdout) || ferror(stdout))
@@ -406,8 +420,11 @@ static int cpi_report(const struct report_opts *o)
 		/* JSON is for tools: every row unless asked. */
 		if (o->format == FORMAT_JSON && !o->top_given)
 			ro.top = 0;
-		ret = o->format == FORMAT_JSON ? cpi_render_json(stdout, c, &ro)
-					       : cpi_render_text(stdout, c, &ro);
+		if (o->format == FORMAT_HTML)
+			ret = wr_html_cpi(stdout, c, &ro);
+		else
+			ret = o->format == FORMAT_JSON ? cpi_render_json(stdout, c, &ro)
+						       : cpi_render_text(stdout, c, &ro);
 		if (ret || fflush(stdout) || ferror(stdout))
 			ret = fail("cannot write the report: %s", strerror(errno));
 	}
@@ -477,6 +494,9 @@ static int report(struct report_opts *o)
 	else if (r->loops && stacks_format(o->format))
 		ret = fail("%s stacks pairs of contexts; %s holds loops (tool loop): use "
 			   "--format=text or json", stacks_name(o->format), o->paths[0]);
+	else if (r->shares && o->format == FORMAT_HTML)
+		ret = fail("--format=html does not show sharing profiles (witch record --craft=share) "
+			   "yet; use --format=text or --format=json");
 	else if (o->fail_above && !gate_figure(r))
 		ret = gate_fail("--fail-above applies to the waste tools' profiles (dead, silent, load, "
 				"their spies, rvn) and to loop profiles; %s holds tool %s's", o->paths[0],

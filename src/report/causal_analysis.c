@@ -12,6 +12,37 @@ const char rc_guidance[] =
 	"--progress=FILE:LINE on a line that runs once per unit of work, or --end-to-end to "
 	"measure whole runs";
 
+/* A weighted mean and sum of squared deviations, updated one value at a
+ * time (West's algorithm): no cancellation between large sums. */
+struct wstat {
+	double w, w2;		/* the weights and their squares, summed */
+	double mean, m2;
+};
+
+static void wstat_add(struct wstat *st, double x, double w)
+{
+	double d;
+
+	if (!(w > 0) || !isfinite(x))
+		return;
+	st->w += w;
+	st->w2 += w * w;
+	d = x - st->mean;
+	st->mean += w / st->w * d;
+	st->m2 += w * d * (x - st->mean);
+}
+
+/* The standard error of the weighted mean, with Kish's effective number
+ * of values; NaN with fewer than two. */
+static double wstat_stderr(const struct wstat *st)
+{
+	double n = st->w2 > 0 ? st->w * st->w / st->w2 : 0;
+
+	if (!(n > 1.000001))
+		return NAN;
+	return sqrt(st->m2 / st->w * n / (n - 1) / n);
+}
+
 /* Experiments summed for one (line, point, speedup). */
 struct acc {
 	uint32_t line, point;
@@ -22,6 +53,13 @@ struct acc {
 	double in_flight_ns;	/* sum of difference * duration */
 	double expected_ns;	/* throughput: sum of delta * local baseline period */
 	int no_local;		/* an experiment had no baseline near it */
+	/*
+	 * Each experiment's own measure, for the point's spread. The point
+	 * is a weighted mean of them: the period (duration / visits,
+	 * weighed by visits) or latency (weighed by arrivals) and, priced
+	 * locally, duration / price (weighed by the price).
+	 */
+	struct wstat each, each_local;
 };
 
 struct accs {
@@ -103,6 +141,11 @@ static struct acc *bucket(struct accs *s, uint32_t line, uint32_t point, int lat
 
 static void add_obs(struct acc *b, const struct rc_exp *e, const struct rc_obs *o)
 {
+	if (!b->latency && o->delta)
+		wstat_add(&b->each, (double)e->duration / (double)o->delta, (double)o->delta);
+	else if (b->latency && o->arrivals)
+		wstat_add(&b->each, (double)o->difference * (double)e->duration / (double)o->arrivals,
+			  (double)o->arrivals);
 	b->duration += e->duration;
 	b->experiments++;
 	b->delta += o->delta;
@@ -265,6 +308,10 @@ static int build_curve(const struct rc_profile *p, struct rc_analysis *a, const 
 				 ? (b[i].expected_ns - (double)b[i].duration) / b[i].expected_ns
 				 : (base - m) / base) *
 			c.correction;
+		/* Both are linear in the measures averaged. */
+		c.pts[k].spread = (c.local && b[i].speedup ? wstat_stderr(&b[i].each_local)
+							  : wstat_stderr(&b[i].each) / base) *
+				  c.correction;
 		c.pts[k].experiments = b[i].experiments;
 		c.pts[k].duration = b[i].duration;
 		x[k] = c.pts[k].line_speedup;
@@ -390,9 +437,12 @@ int rc_analyze(const struct rc_profile *p, struct rc_analysis *a)
 			if (e->speedup && !p->obs[j].latency) {
 				double lp = local_period(p, i, p->obs[j].point);
 
-				if (lp > 0)
-					b->expected_ns += (double)p->obs[j].delta * lp;
-				else
+				if (lp > 0) {
+					double price = (double)p->obs[j].delta * lp;
+
+					b->expected_ns += price;
+					wstat_add(&b->each_local, (double)e->duration / price, price);
+				} else
 					b->no_local = 1;
 			}
 			a->end_to_end |= end_to_end_point(p, p->obs[j].point);

@@ -26,6 +26,11 @@
  * experiments, s the line's samples over the whole runs and T the runs'
  * total time. End-to-end experiments span the whole run and need none.
  *
+ * A point is a weighted mean of its experiments' own measures (each
+ * period or latency; priced locally, each duration over its price); its
+ * spread is that mean's standard error, the experiments weighed as the
+ * point weighs them (Kish's effective count), in program speedup.
+ *
  * A least-squares line through the (line speedup, program speedup) points
  * gives the slope and its standard error. Impact is the slope: the
  * program speedup per unit of line speedup (COZ §2 ranks by it). Curves
@@ -48,6 +53,9 @@
 struct rc_cpoint {
 	double line_speedup;	/* 0..1 */
 	double program_speedup;	/* corrected; 0.1 = 10 % faster */
+	double spread;		/* its standard error over the experiments summed
+				   (each one's own program speedup); NaN with fewer
+				   than two */
 	uint64_t experiments;
 	uint64_t duration;	/* ns */
 };

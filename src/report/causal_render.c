@@ -281,6 +281,8 @@ int rc_render_json(FILE *out, const struct rc_profile *p, const struct rc_analys
 			wr_json_number(out, "%.6g", c->pts[j].line_speedup);
 			fputs(",\"program_speedup\":", out);
 			wr_json_number(out, "%.6g", c->pts[j].program_speedup);
+			fputs(",\"program_speedup_stderr\":", out);
+			wr_json_number(out, "%.6g", c->pts[j].spread);
 			fprintf(out, ",\"experiments\":%llu,\"duration_ns\":%llu}",
 				(unsigned long long)c->pts[j].experiments,
 				(unsigned long long)c->pts[j].duration);

@@ -225,6 +225,13 @@ struct cpi_render_opts {
 };
 int cpi_render_text(FILE *out, struct cpi *c, const struct cpi_render_opts *o);
 int cpi_render_json(FILE *out, struct cpi *c, const struct cpi_render_opts *o);
+/* The code of function f (an index into funcs) as JSON: its source lines,
+ * each with its time, and its instructions, in address order, as the
+ * text report shows the top function's; ghz as in cpi_render_opts. */
+int cpi_render_code_json(FILE *out, struct cpi *c, uint32_t f, double ghz);
+/* The (at most max) functions whose own code took the most time, most
+ * first, into top; how many. */
+size_t cpi_top_functions(const struct cpi *c, uint32_t *top, size_t max);
 /* The function named name (in full, in short or by its mangled symbol; of
  * several, the one with the most time), or CPI_NONE. */
 uint32_t cpi_function_named(const struct cpi *c, const char *name);

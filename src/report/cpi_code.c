@@ -8,8 +8,8 @@
  * other instructions.
  */
 #include "report/cpi.h"
-#include "report/grow.h"
 #include "report/report.h"
+#include "report/source.h"
 #include "core/buildid.h"
 
 #include <Zydis/Zydis.h>
@@ -27,18 +27,10 @@ struct code_module {
 	GElf_Phdr *ph;		/* PT_LOAD segments */
 };
 
-struct source {
-	char *path;
-	char *text;		/* the file, lines split at their ends */
-	char **line;		/* line[i]: line i + 1 */
-	size_t nlines;
-};
-
 struct code {
 	struct code_module *mods;
 	size_t nmods;
-	struct source *src;
-	size_t nsrc, cap_src;
+	struct wr_sources src;
 };
 
 static struct code *code_of(struct cpi *c)
@@ -137,57 +129,11 @@ void cpi_disassemble(struct cpi *c, uint32_t insn, char *buf, size_t cap)
 	}
 }
 
-static struct source *read_source(struct code *k, const char *path)
-{
-	struct source *s;
-	FILE *f;
-	long size;
-	size_t i, n;
-
-	for (i = 0; i < k->nsrc; i++)
-		if (!strcmp(k->src[i].path, path))
-			return &k->src[i];
-	if (wr_grow((void **)&k->src, &k->cap_src, k->nsrc + 1, sizeof(*k->src)))
-		return NULL;
-	s = &k->src[k->nsrc++];
-	memset(s, 0, sizeof(*s));
-	s->path = strdup(path);
-	f = fopen(path, "r");
-	if (!s->path || !f || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || size > (1L << 26) ||
-	    fseek(f, 0, SEEK_SET) || !(s->text = malloc((size_t)size + 1)) ||
-	    fread(s->text, 1, (size_t)size, f) != (size_t)size) {
-		if (f)
-			fclose(f);
-		free(s->text);
-		s->text = NULL;
-		return s;
-	}
-	fclose(f);
-	s->text[size] = 0;
-	for (i = 0, n = 1; i < (size_t)size; i++)
-		n += s->text[i] == '\n';
-	s->line = calloc(n, sizeof(*s->line));
-	if (!s->line)
-		return s;
-	s->line[s->nlines++] = s->text;
-	for (i = 0; i < (size_t)size; i++)
-		if (s->text[i] == '\n') {
-			s->text[i] = 0;
-			if (i + 1 < (size_t)size)
-				s->line[s->nlines++] = s->text + i + 1;
-		}
-	return s;
-}
-
 const char *cpi_source_line(struct cpi *c, const char *file, int line)
 {
 	struct code *k = code_of(c);
-	struct source *s;
 
-	if (!k || !file || line < 1)
-		return NULL;
-	s = read_source(k, file);
-	return s && s->line && (size_t)line <= s->nlines ? s->line[line - 1] : NULL;
+	return k ? wr_source_line(&k->src, file, line) : NULL;
 }
 
 void cpi_code_free(struct cpi *c)
@@ -202,13 +148,8 @@ void cpi_code_free(struct cpi *c)
 			close(k->mods[i].fd);
 		free(k->mods[i].ph);
 	}
-	for (i = 0; i < k->nsrc; i++) {
-		free(k->src[i].path);
-		free(k->src[i].text);
-		free(k->src[i].line);
-	}
+	wr_sources_free(&k->src);
 	free(k->mods);
-	free(k->src);
 	free(k);
 	c->code = NULL;
 }

@@ -139,6 +139,25 @@ uint32_t cpi_function_named(const struct cpi *c, const char *name)
 	return best;
 }
 
+size_t cpi_top_functions(const struct cpi *c, uint32_t *top, size_t max)
+{
+	size_t n = 0, i, j;
+
+	/* Insertion into the few kept: max is small. */
+	for (i = 0; i < c->nfuncs; i++) {
+		if (!(c->funcs[i].self_ns > 0))
+			continue;
+		for (j = n; j > 0 && c->funcs[i].self_ns > c->funcs[top[j - 1]].self_ns; j--)
+			if (j < max)
+				top[j] = top[j - 1];
+		if (j < max) {
+			top[j] = (uint32_t)i;
+			n += n < max;
+		}
+	}
+	return n;
+}
+
 /* Keys for ranking. */
 struct keys {
 	double *func, *loop, *block, *line, *insn;
@@ -425,7 +444,6 @@ int cpi_render_text(FILE *out, struct cpi *c, const struct cpi_render_opts *o)
 {
 	struct keys k;
 	uint32_t fn = CPI_NONE, top;
-	size_t i;
 
 	if (make_keys(c, &k))
 		return -1;
@@ -438,10 +456,8 @@ int cpi_render_text(FILE *out, struct cpi *c, const struct cpi_render_opts *o)
 	lines_text(out, c, &k, o, fn);
 	/* The function whose own code took the most time, or the one asked for. */
 	top = fn;
-	for (i = 0; fn == CPI_NONE && i < c->nfuncs; i++)
-		if (c->funcs[i].self_ns > 0 &&
-		    (top == CPI_NONE || c->funcs[i].self_ns > c->funcs[top].self_ns))
-			top = (uint32_t)i;
+	if (fn == CPI_NONE && !cpi_top_functions(c, &top, 1))
+		top = CPI_NONE;
 	if (top != CPI_NONE) {
 		blocks_text(out, c, &k, o, top);
 		code_text(out, c, o, top);
@@ -520,6 +536,7 @@ static void functions_json(FILE *out, const struct cpi *c, const struct keys *k,
 		jint(out, "inclusive_instructions", f->incl_insns, &first);
 		jnum(out, "ns_per_instruction", "%.4f", per(f->self_ns, f->self_insns), &first);
 		jinclusive(out, c, f->incl_ns, f->incl_insns, f->uncounted_ns, &first);
+		jnum(out, "inclusive_ns_per_execution", "%.4f", per(f->incl_ns, f->invocations), &first);
 		jsig(out, f->incl_samples, &first);
 		fputc('}', out);
 	}
@@ -706,4 +723,60 @@ int cpi_render_json(FILE *out, struct cpi *c, const struct cpi_render_opts *o)
 	fputs("}\n", out);
 	free_keys(&k);
 	return 0;
+}
+
+/* The function's code as code_text shows it: each source line (with its
+ * time) before the instructions that are its, in address order. */
+int cpi_render_code_json(FILE *out, struct cpi *c, uint32_t f, double ghz)
+{
+	const struct cpi_func *fn = &c->funcs[f];
+	const char *file = NULL;
+	char buf[128], dis[128];
+	int line = 0, first = 1;
+	size_t rows = 0;
+	uint32_t i;
+
+	fputc('{', out);
+	jstr(out, "function", func_name(c, f, buf, sizeof(buf)), &first);
+	jstr(out, "module", fn->module >= 0 ? c->r->mods[fn->module].path : NULL, &first);
+	jnum(out, "samples", "%.1f", fn->self_samples, &first);
+	jnum(out, "samples_share", "%.4f", share(c, fn->self_ns) / 100, &first);
+	jkey(out, "code", &first);
+	fputc('[', out);
+	for (i = fn->first; i < fn->first + fn->n; i++) {
+		const struct cpi_insn *in = &c->insns[i];
+		int rfirst = 1;
+
+		if (in->file && (in->src_line != line || !file || strcmp(in->file, file))) {
+			const struct cpi_line *l = in->line != CPI_NONE ? &c->lines[in->line] : NULL;
+
+			file = in->file;
+			line = in->src_line;
+			fputs(rows++ ? ",{" : "{", out);
+			jstr(out, "file", file, &rfirst);
+			jint(out, "line", (uint64_t)line, &rfirst);
+			jstr(out, "source", cpi_source_line(c, file, line), &rfirst);
+			if (l) {
+				jnum(out, "samples", "%.1f", l->samples, &rfirst);
+				jnum(out, "samples_share", "%.4f", share(c, l->ns) / 100, &rfirst);
+				jint(out, "executions", l->execs, &rfirst);
+				jnum(out, "ns_per_execution", "%.4f", per(l->ns, l->execs), &rfirst);
+			}
+			fputc('}', out);
+			rfirst = 1;
+		}
+		cpi_disassemble(c, i, dis, sizeof(dis));
+		fputs(rows++ ? ",{" : "{", out);
+		jint(out, "offset", in->offset, &rfirst);
+		jstr(out, "disassembly", dis[0] ? dis : NULL, &rfirst);
+		jnum(out, "samples", "%.1f", in->samples, &rfirst);
+		jint(out, "executions", in->exec, &rfirst);
+		jnum(out, "ns_per_execution", "%.4f", per(in->ns, in->exec), &rfirst);
+		if (ghz > 0)
+			jnum(out, "estimated_cpi", "%.3f", per(in->ns, in->exec) * ghz, &rfirst);
+		jsig(out, in->samples, &rfirst);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+	return ferror(out) ? -1 : 0;
 }

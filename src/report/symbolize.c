@@ -654,6 +654,22 @@ int wr_sym_data(struct wr_symbolizer *s, int32_t module, uint64_t offset, const 
 	return 1;
 }
 
+const char *wr_sym_frame_path(struct wr_symbolizer *s, const struct wr_frame *f)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu;
+
+	if (!f->file || f->file[0] == '/' || !wr_sym_module_ok(s, f->module))
+		return f->file;
+	/* A caller's frame is at a return address: offset - 1 is its call. */
+	cu = dwfl_module_addrdie(s->mods[f->module].mod, f->offset, &bias);
+	if (!cu && f->offset)
+		cu = dwfl_module_addrdie(s->mods[f->module].mod, f->offset - 1, &bias);
+	return cu ? source_path(s, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)), f->file)
+		  : f->file;
+}
+
 int wr_sym_ranked(struct wr_symbolizer *s, size_t top)
 {
 	const struct wr_report *r = s->r;

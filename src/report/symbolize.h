@@ -82,6 +82,11 @@ int wr_sym_module_ok(struct wr_symbolizer *s, int32_t module);
  * need be; 0 when it cannot be read. */
 int wr_sym_module_has_dwarf(struct wr_symbolizer *s, int32_t module);
 
+/* The frame's source file as a path from here (joined to its compilation
+ * directory when the debug info names it relatively, as it names most),
+ * for reading it; NULL when unknown. Lives as long as the symbolizer. */
+const char *wr_sym_frame_path(struct wr_symbolizer *s, const struct wr_frame *f);
+
 /* Last path component, for short labels. */
 const char *wr_basename(const char *path);
 

@@ -242,6 +242,67 @@ static void test_latency(void)
 	rc_profile_free(&p);
 }
 
+/*
+ * Each point's spread: the standard error of the weighted mean its
+ * experiments make. Priced locally (all 0 % experiments at a period of
+ * 1e6 ns), the 50 % point has two experiments of 1e8 ns, priced 1.25e8
+ * and 1e8 (duration over price 0.8 and 1, weighed by the price); the
+ * 100 % point has one experiment, no spread. Against a whole baseline,
+ * two 0 % experiments at periods 1e6 and 2e6 (weighed by their 100 and
+ * 50 visits) spread the 0 % point of b.c:2.
+ */
+static void test_spread(void)
+{
+	struct rc_profile p;
+	struct rc_analysis a;
+	const struct rc_cpoint *pt;
+	double mean, var, n;
+	char err[512];
+	int i;
+
+	throughput_profile();
+	for (i = 0; i < 3; i++)
+		exp_tp("a.c:1", 0, 100000000, 100, 100);
+	exp_tp("a.c:1", 0.5, 100000000, 100, 125);
+	exp_tp("a.c:1", 0, 100000000, 100, 100);
+	exp_tp("a.c:1", 0.5, 100000000, 100, 100);
+	for (i = 0; i < 3; i++)
+		exp_tp("a.c:1", 0, 100000000, 100, 100);
+	exp_tp("a.c:1", 1, 100000000, 100, 125);
+	for (i = 0; i < 3; i++)
+		exp_tp("a.c:1", 0, 100000000, 100, 100);
+	put("end\tstatus=exit:0\tcomplete=1\n");
+	header(2);
+	exp_tp("b.c:2", 0, 100000000, 100, 100);
+	exp_tp("b.c:2", 0, 100000000, 100, 50);
+	put("end\tstatus=exit:0\tcomplete=1\n");
+	tap_ok(load(&p, err, sizeof(err)) == 0 && rc_analyze(&p, &a) == 0, "spread: reads (%s)",
+	       err);
+	tap_ok(curve(&p, &a, "a.c:1") && curve(&p, &a, "a.c:1")->local, "a.c:1 is priced locally");
+	pt = at(curve(&p, &a, "a.c:1"), 0.5);
+	mean = 2 / 2.25;
+	var = (1.25 * (0.8 - mean) * (0.8 - mean) + (1 - mean) * (1 - mean)) / 2.25;
+	n = 2.25 * 2.25 / (1.25 * 1.25 + 1);
+	tap_ok(pt && NEAR(pt->program_speedup, 1 - mean, 1e-9) &&
+		       NEAR(pt->spread, sqrt(var * n / (n - 1) / n), 1e-9),
+	       "the 50%% point: %g +/- %g, the weighted mean's standard error",
+	       pt ? pt->program_speedup : -1, pt ? pt->spread : -1);
+	pt = at(curve(&p, &a, "a.c:1"), 0);
+	tap_ok(pt && NEAR(pt->spread, 0, 1e-12), "0%% experiments alike: no spread (%g)",
+	       pt ? pt->spread : -1);
+	pt = at(curve(&p, &a, "a.c:1"), 1);
+	tap_ok(pt && isnan(pt->spread), "one experiment: spread unknown");
+	pt = at(curve(&p, &a, "b.c:2"), 0);
+	mean = (100 * 1e6 + 50 * 2e6) / 150;
+	var = (100 * (1e6 - mean) * (1e6 - mean) + 50 * (2e6 - mean) * (2e6 - mean)) / 150;
+	n = 150.0 * 150 / (100 * 100 + 50 * 50);
+	tap_ok(pt && NEAR(pt->spread, sqrt(var * n / (n - 1) / n) / mean, 1e-9),
+	       "periods 1e6 and 2e6: the point's spread in program speedup (%g)",
+	       pt ? pt->spread : -1);
+	rc_analysis_free(&a);
+	rc_profile_free(&p);
+}
+
 static void test_status_and_coz(void)
 {
 	struct rc_profile p;
@@ -358,6 +419,7 @@ int main(void)
 	test_throughput();
 	test_drift();
 	test_latency();
+	test_spread();
 	test_status_and_coz();
 	test_reader();
 	return tap_done();

@@ -1,7 +1,8 @@
 /*
  * test_cpi.c - OptiWISE §IV-E's merging of loops that share a header
  * (report/cpi_loops.c), on Figure 6's five loops with the frequencies
- * that give Table I, and on its edge cases.
+ * that give Table I, and on its edge cases; and the functions whose own
+ * code took the most time, which the reports show the code of.
  */
 #include "tap.h"
 #include "report/cpi.h"
@@ -71,9 +72,34 @@ static void edge_cases(void)
 	tap_ok(levels(two, c, 0, level) == 0, "no loops: no levels");
 }
 
+static void top_functions(void)
+{
+	struct cpi_func funcs[6];
+	static const double ns[6] = { 5, 0, 9, 5, 7, 1 };
+	struct cpi c;
+	uint32_t top[4] = { 0 };
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	memset(funcs, 0, sizeof(funcs));
+	for (i = 0; i < 6; i++)
+		funcs[i].self_ns = ns[i];
+	c.funcs = funcs;
+	c.nfuncs = 6;
+	tap_ok(cpi_top_functions(&c, top, 3) == 3 && top[0] == 2 && top[1] == 4 && top[2] == 0,
+	       "the top 3 by own time, most first; of equal times the first");
+	tap_ok(cpi_top_functions(&c, top, 1) == 1 && top[0] == 2, "the top one");
+	funcs[2].self_ns = funcs[4].self_ns = 0;
+	tap_ok(cpi_top_functions(&c, top, 4) == 3 && top[0] == 0 && top[1] == 3 && top[2] == 5,
+	       "functions without time are never top");
+	funcs[0].self_ns = funcs[3].self_ns = funcs[5].self_ns = 0;
+	tap_ok(cpi_top_functions(&c, top, 4) == 0, "none with time: none");
+}
+
 int main(void)
 {
 	table_one();
 	edge_cases();
+	top_functions();
 	return tap_done();
 }
