@@ -73,7 +73,7 @@ $(CORE_LIB): $(CORE_OBJ)
 # Without heap.c's free, alloc.c's malloc and sysbuf.c's read and write:
 # linked into a unit test they would be the test's own. The core's
 # interposers are in, as they are in libwitch.so.
-$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/alloc.o %/runtime/sysbuf.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
+$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/alloc.o %/runtime/sysbuf.o %/runtime/loader.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 $(B)/libwitchreport.a: $(REPORT_OBJ)

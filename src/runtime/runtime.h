@@ -353,6 +353,15 @@ void wt_kcall_syscall_begin(struct wt_thread *t, ucontext_t *uc, long nr);
 void wt_kcall_syscall_end(struct wt_thread *t, ucontext_t *uc);
 
 /* unwind.c */
+/*
+ * Non-zero while the thread is in the dynamic loader's dlopen, dlmopen,
+ * dlclose or dl_iterate_phdr (loader.c): it may hold the loader's lock,
+ * which unwinding takes (libunwind finds a PC's module with
+ * dl_iterate_phdr), so a handler that interrupted it must not unwind.
+ * wt_unwind and wt_proc_bounds then fail, as where unwinding fails.
+ */
+extern __thread int wt_in_loader __attribute__((tls_model("initial-exec")));
+
 int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
 	      uintptr_t *proc_end);
 void wt_unwind_init(void);

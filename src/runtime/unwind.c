@@ -7,6 +7,8 @@
 
 #include "runtime/runtime.h"
 
+__thread int wt_in_loader __attribute__((tls_model("initial-exec")));
+
 void wt_unwind_init(void)
 {
 	/* Per-thread caches avoid libunwind's global lock inside handlers. */
@@ -27,6 +29,8 @@ int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
 	int n = 0;
 
 	*proc_start = *proc_end = 0;
+	if (wt_in_loader)
+		return 0;
 	if (unw_init_local2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0)
 		return 0;
 	if (unw_get_proc_info(&cur, &pi) == 0) {
@@ -47,6 +51,8 @@ int wt_proc_bounds(uintptr_t ip, uintptr_t *start, uintptr_t *end)
 {
 	unw_proc_info_t pi;
 
+	if (wt_in_loader)
+		return -1;
 	if (unw_get_proc_info_by_ip(unw_local_addr_space, ip, &pi, NULL) < 0 ||
 	    ip < pi.start_ip || ip >= pi.end_ip)
 		return -1;
