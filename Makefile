@@ -17,8 +17,8 @@ B = build
 CORE_PRELOAD_SRC = src/core/interpose.c src/core/thread.c
 CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
 # Its parts without libc, which witchspy links too (src/spy/spy.mk).
-CORE_FREE_SRC = src/core/buildid.c src/core/escape.c src/core/fmt.c src/core/outname.c \
-	src/core/profile.c
+CORE_FREE_SRC = src/core/buildid.c src/core/escape.c src/core/fmt.c src/core/job.c \
+	src/core/outname.c src/core/profile.c
 RT_SRC = $(wildcard src/runtime/*.c)
 REPORT_SRC = $(wildcard src/profile/*.c) $(wildcard src/report/*.c)
 CLI_SRC = $(wildcard src/cli/*.c)
@@ -155,7 +155,8 @@ $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ -lm
 # ... and on the causal profile reader, analysis and renderers (53-causal-fuzz.t).
-$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c src/core/buildid.c
+$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c src/core/buildid.c \
+	src/core/outname.c src/core/fmt.c src/core/job.c
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ $(REPORT_LIBS)
