@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/launch.h"
 #include "cli/number.h"
+#include "cli/job.h"
 #include "cli/outdir.h"
 #include "cli/spy_loop.h"
 #include "cli/target.h"
@@ -344,7 +345,8 @@ int cmd_spy(int argc, char **argv)
 	progress = o.quiet || o.verbose ? NULL : WHO;
 	argv += optind;
 	argc -= optind;
-	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	if (cli_job_not_launcher(WHO, argv[0], err, sizeof(err)) < 0 ||
+	    target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    check_target(path, err, sizeof(err)) < 0)
 		return fail("%s", err);
 	if (vg_find(WHO, valgrind, sizeof(valgrind)) < 0)
@@ -412,8 +414,7 @@ int cmd_spy(int argc, char **argv)
 		if (!o.verbose)
 			vg_show_logs(outdir);
 	} else if (!o.quiet) {
-		fprintf(stderr, WHO ": %d profile%s in %s; see them with: witch report %s\n", rc,
-			rc == 1 ? "" : "s", o.outdir, o.outdir);
+		outdir_say_profiles(WHO, rc, o.outdir);
 	}
 	exit_like(status);
 }
