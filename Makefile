@@ -149,7 +149,7 @@ sanitize:
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
 FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/err.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c src/report/loop_merge.c src/report/loop_rank.c \
-	src/report/loop_thresholds.c
+	src/report/loop_thresholds.c src/report/ranks.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \

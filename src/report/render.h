@@ -53,7 +53,8 @@ void wr_text_command(FILE *out, const struct wr_report *r);
 void wr_json_key(FILE *out, const char *key, int *first);
 /* Frames as an array of objects, leaf first. */
 void wr_json_frames(FILE *out, const struct wr_report *r, const struct wr_frame *f, long n);
-/* "processes":[pids],"process_details":[...] (no leading comma). */
+/* "processes":[pids],"process_details":[...],"ranks":[...],"hosts":[...]
+ * (no leading comma). */
 void wr_json_processes(FILE *out, const struct wr_report *r);
 /* A process's command line as an array of strings. */
 void wr_json_args(FILE *out, const struct wr_process *p);
