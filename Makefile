@@ -35,8 +35,14 @@ REPORT_LIBS = -ldw -lelf -lZydis -liberty -lm
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-PROG_SRC = $(wildcard tests/progs/*.c examples/*.c)
+PROG_SRC = $(filter-out tests/progs/mpi_%.c,$(wildcard tests/progs/*.c examples/*.c))
 PROG_BIN = $(patsubst %.c,$(B)/progs/%,$(notdir $(PROG_SRC)))
+# MPI ones (mpi_*.c) only where mpicc is installed (scripts/install-deps
+# installs Open MPI; their test skips without it).
+PROG_MPI = $(patsubst %.c,%,$(notdir $(wildcard tests/progs/mpi_*.c)))
+ifneq ($(shell command -v mpicc),)
+PROG_BIN += $(PROG_MPI:%=$(B)/progs/%)
+endif
 # C++ test programs, each also built without debug information (NAME-nodebug).
 PROG_CXX_SRC = $(wildcard tests/progs/*.cc)
 PROG_BIN += $(patsubst %.cc,$(B)/progs/%,$(notdir $(PROG_CXX_SRC))) \
@@ -105,6 +111,10 @@ $(B)/tests/test_visit_starts: $(B)/obj/src/cli/visit_starts.o $(B)/obj/src/cli/c
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -o $@ $< -lpthread -lunwind -lm
+
+$(B)/progs/mpi_%: tests/progs/mpi_%.c
+	@mkdir -p $(dir $@)
+	mpicc -O2 -g -o $@ $<
 
 # C++ ones as users build them, and without -g: where names come from the
 # symbol table instead of DWARF.
