@@ -480,7 +480,7 @@ static int report(struct report_opts *o)
 	else if (o->by_rank && r->loops)
 		ret = fail("--by-rank compares pairs; %s holds loops (tool loop): compare ranks with "
 			   "--rank=N", o->paths[0]);
-	else if (o->by_rank && wr_by_rank(r, o->paths, o->npaths, o->top, err, sizeof(err)))
+	else if (o->by_rank && wr_by_rank(r, o->top, err, sizeof(err)))
 		ret = fail("%s", err);
 	else if (r->loops && o->format == FORMAT_FOLDED)
 		ret = fail("--format=folded stacks pairs of contexts; %s holds loops (tool loop): use "

@@ -191,6 +191,11 @@ static int check_tool_options(const struct spy_opts *o, const char *tool)
 		return fail("--burst applies to --tool=rvn, not --tool=%s", o->tool->name);
 	if (o->thresholds && strcmp(o->tool->name, "loop"))
 		return fail("--thresholds applies to --tool=loop, not --tool=%s", o->tool->name);
+	/* A rank can start once per job: MPI_Init fails the second time. */
+	if (!strcmp(o->tool->name, "loop") && cli_job()->rank >= 0)
+		return fail("--tool=loop runs the program twice (the first run finds its loops), which "
+			    "a rank of a parallel job cannot (this is rank %lld); use it on a run "
+			    "without the launcher, or another tool under it", (long long)cli_job()->rank);
 	return 0;
 }
 

@@ -16,7 +16,6 @@
 
 #include "cli/cpi_stdin.h"
 #include "cli/launch.h"
-#include "cli/job.h"
 #include "cli/loop_map.h"
 #include "cli/oneline.h"
 #include "cli/outdir.h"
@@ -108,9 +107,8 @@ int spy_loop_find(const struct spy_loop_run *r, char *map, size_t cap)
 	char cfg[PATH_MAX], abs[PATH_MAX];
 	int rc;
 
-	/* A launcher's ranks find their loops apart: cfg-hHOST-rRANK. */
-	if ((size_t)snprintf(cfg, sizeof(cfg), "%s/cfg%s", r->outdir, cli_job_tag()) >= sizeof(cfg) ||
-	    (size_t)snprintf(map, cap, "%s/" MAP_NAME, cfg) >= cap)
+	if ((size_t)snprintf(cfg, sizeof(cfg), "%s/cfg", r->outdir) >= sizeof(cfg) ||
+	    (size_t)snprintf(map, cap, "%s/cfg/" MAP_NAME, r->outdir) >= cap)
 		return cli_fail(r->who, 2, "output directory path too long: %s", r->outdir);
 	/* An earlier run's profiles and map go: they are of another program. */
 	rc = outdir_prepare(r->who, cfg, abs, sizeof(abs));

@@ -2,7 +2,7 @@
  * by_rank.c - --by-rank: each top pair's weight in each rank (ranks.h).
  *
  * The spread over the ranks is computed after the ranking, by reading the
- * profiles a second time: only the pairs shown are summed per rank, so
+ * merged profiles a second time: only the pairs shown are summed per rank, so
  * memory stays that of the merged report plus top pairs times ranks,
  * however many ranks and pairs the profiles hold.
  */
@@ -10,6 +10,7 @@
 #include "report/ranks.h"
 #include "report/report.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,11 +60,9 @@ static int add_profile(void *ctx, const struct wp_profile *p, char *err, size_t 
 	uint32_t *ctxof, maxnodes = 1;
 	size_t i, j, ri;
 
-	if (!wr_selected(ps->r, p))
-		return 0;
 	at = bsearch(&p->rank, ps->k->ranks, ps->k->nranks, sizeof(*at), by_rank);
 	if (!at)
-		return 0;	/* rewritten since: not a process of the report */
+		return 0;	/* rewritten since the first reading */
 	ri = (size_t)(at - ps->k->ranks);
 	for (i = 0; i < p->nthreads; i++)
 		if (p->threads[i].nnodes > maxnodes)
@@ -137,11 +136,11 @@ static void spread(struct wr_ranks *k, size_t pair, uint64_t *sorted)
 	}
 }
 
-int wr_by_rank(struct wr_report *r, char *const *paths, int npaths, size_t top, char *err,
-	       size_t errlen)
+int wr_by_rank(struct wr_report *r, size_t top, char *err, size_t errlen)
 {
 	struct pass ps = { r, NULL, NULL };
 	uint64_t *sorted = NULL;
+	char **files = NULL;
 	size_t unranked, i;
 	long n;
 	int ret = -1;
@@ -163,13 +162,17 @@ int wr_by_rank(struct wr_report *r, char *const *paths, int npaths, size_t top, 
 	ps.k->weight = calloc(ps.k->npairs * ps.k->nranks + 1, sizeof(*ps.k->weight));
 	ps.slot = malloc((r->npairs ? r->npairs : 1) * sizeof(*ps.slot));
 	sorted = malloc((ps.k->nranks ? ps.k->nranks : 1) * sizeof(*sorted));
-	if (!ps.k->spread || !ps.k->weight || !ps.slot || !sorted)
+	files = malloc((r->nprocs ? r->nprocs : 1) * sizeof(*files));
+	if (!ps.k->spread || !ps.k->weight || !ps.slot || !sorted || !files || r->nprocs > INT_MAX)
 		goto oom;
+	/* The files merged: one per process, not what the paths hold now. */
+	for (i = 0; i < r->nprocs; i++)
+		files[i] = r->procs[i].file;
 	for (i = 0; i < r->npairs; i++)
 		ps.slot[i] = WR_NONE;
 	for (i = 0; i < ps.k->npairs; i++)
 		ps.slot[r->ranked[i]] = (uint32_t)i;
-	if (ps.k->npairs && wr_load_each(paths, npaths, add_profile, &ps, err, errlen))
+	if (ps.k->npairs && wr_load_each(files, (int)r->nprocs, add_profile, &ps, err, errlen))
 		goto out;
 	for (i = 0; i < ps.k->npairs; i++)
 		spread(ps.k, i, sorted);
@@ -183,5 +186,6 @@ out:
 	wr_ranks_free(ps.k);
 	free(ps.slot);
 	free(sorted);
+	free(files);
 	return ret;
 }

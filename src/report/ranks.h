@@ -39,13 +39,12 @@ long wr_rank_list(const struct wr_report *r, int64_t **out, size_t *unranked);
 long wr_host_list(const struct wr_report *r, const char ***out);
 
 /*
- * --by-rank: read the paths again (as wr_load() did, with r's only_pid)
- * and sum each of the first top ranked pairs' weight (0: all) per rank,
- * into r->ranks. Memory: top pairs times ranks. -1 with a message in err
- * when a merged process has no rank or memory runs out.
+ * --by-rank: read the merged processes' profiles again and sum each of
+ * the first top ranked pairs' weight (0: all) per rank, into r->ranks.
+ * Memory: top pairs times ranks. -1 with a message in err when a merged
+ * process has no rank, a profile cannot be read again or memory runs out.
  */
-int wr_by_rank(struct wr_report *r, char *const *paths, int npaths, size_t top, char *err,
-	       size_t errlen);
+int wr_by_rank(struct wr_report *r, size_t top, char *err, size_t errlen);
 
 void wr_ranks_free(struct wr_ranks *k);
 

@@ -152,6 +152,11 @@ clear=$(jq '[.pairs[] | .watch[0].function == "clear" and .trap[0].function == "
 is "$(json "$TMP/s.json" ".by_rank[$clear] | \"\(.min) \(.ranks_at_min) \(.median) \(.max) \(.max_rank)\"")" \
 	"1310720 3 1310720 10485760 2" "--by-rank: rank 2 wastes 8 times the others' in clear -> fill"
 
+$MPIRUN -np 2 "$WITCH" spy --tool=loop -o "$TMP/loop" -- "$P" 10 1 2 >/dev/null 2>"$TMP/loop.err"
+ok $((! $?)) "witch spy --tool=loop under mpirun, whose two runs a rank cannot make: refused"
+like "$(grep -m1 'witch spy:' "$TMP/loop.err")" '--tool=loop runs the program twice.*this is rank [01]' \
+	"... saying why"
+
 if debug_registers_fire; then
 	R=$TMP/rec
 	$MPIRUN -np 4 "$P" 2500 2 8 >"$TMP/native2.out" 2>/dev/null
