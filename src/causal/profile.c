@@ -275,6 +275,21 @@ void wc_profile_before_exec(void)
 	errno = e;
 }
 
+/* An image that runs a launcher was starting it, not the application:
+ * its file goes (if the exec fails, the rest of the image is lost). */
+void wc_profile_drop(void)
+{
+	int e = errno;
+
+	take_lock();
+	if (!closed && fd >= 0) {
+		unlink(tmp);
+		closed = 1;
+	}
+	drop_lock();
+	errno = e;
+}
+
 /* The exec failed: the image goes on with the same file. */
 void wc_profile_exec_failed(void)
 {

@@ -270,10 +270,13 @@ void tool_process_ended(int complete, int status)
 	process_end(complete, status);
 }
 
+/* An image that runs a launcher (MPI's singleton start runs orted so)
+ * was starting it: not the application's run, no profile. */
 void tool_before_exec(const char *path)
 {
-	(void)path;
-	if (wc_active && core_image_ours())
+	if (wc_active && core_image_ours() && core_job_is_launcher(path))
+		wc_profile_drop();
+	else if (wc_active && core_image_ours())
 		wc_profile_before_exec();
 }
 
