@@ -99,6 +99,18 @@ void wr_text_ranks(FILE *out, const struct wr_report *r)
 	free(hosts);
 }
 
+/* " min W (rank R and N more)": one end of the spread. */
+static void text_end(FILE *out, const struct wr_report *r, const char *end, uint64_t w,
+		     int64_t rank, size_t at)
+{
+	fprintf(out, "%s ", end);
+	text_weight(out, r, (double)w);
+	fprintf(out, " (rank %lld", (long long)rank);
+	if (at > 1)
+		fprintf(out, " and %zu more", at - 1);
+	fputc(')', out);
+}
+
 void wr_text_pair_ranks(FILE *out, const struct wr_report *r, size_t ranked)
 {
 	const struct wr_ranks *k = r->ranks;
@@ -114,19 +126,11 @@ void wr_text_pair_ranks(FILE *out, const struct wr_report *r, size_t ranked)
 		fputc('\n', out);
 		return;
 	}
-	fputs("min ", out);
-	text_weight(out, r, (double)s->min);
-	fprintf(out, " (rank %lld", (long long)s->min_rank);
-	if (s->at_min > 1)
-		fprintf(out, " and %zu more", s->at_min - 1);
-	fputs("), median ", out);
+	text_end(out, r, "min", s->min, s->min_rank, s->at_min);
+	fputs(", median ", out);
 	text_weight(out, r, s->median);
-	fputs(", max ", out);
-	text_weight(out, r, (double)s->max);
-	fprintf(out, " (rank %lld", (long long)s->max_rank);
-	if (s->at_max > 1)
-		fprintf(out, " and %zu more", s->at_max - 1);
-	fputc(')', out);
+	fputs(", ", out);
+	text_end(out, r, "max", s->max, s->max_rank, s->at_max);
 	if (s->median > 0)
 		fprintf(out, ": %.1fx the median", (double)s->max / s->median);
 	fputc('\n', out);
@@ -162,6 +166,22 @@ void wr_json_ranks(FILE *out, const struct wr_report *r)
 	free(hosts);
 }
 
+/* "min":W,"min_rank":R,"ranks_at_min":N: one end of the spread. */
+static void json_end(FILE *out, const struct wr_report *r, const char *end, uint64_t w,
+		     int64_t rank, size_t at, int *first)
+{
+	char key[32];
+
+	wr_json_key(out, end, first);
+	json_weight(out, r, (double)w);
+	snprintf(key, sizeof(key), "%s_rank", end);
+	wr_json_key(out, key, first);
+	fprintf(out, "%lld", (long long)rank);
+	snprintf(key, sizeof(key), "ranks_at_%s", end);
+	wr_json_key(out, key, first);
+	fprintf(out, "%zu", at);
+}
+
 void wr_json_by_rank(FILE *out, const struct wr_report *r)
 {
 	const struct wr_ranks *k = r->ranks;
@@ -178,20 +198,10 @@ void wr_json_by_rank(FILE *out, const struct wr_report *r)
 		fprintf(out, "%zu", i + 1);
 		wr_json_key(out, "unit", &first);
 		wr_json_string(out, r->tool->counts_executions ? "executions" : "bytes");
-		wr_json_key(out, "min", &first);
-		json_weight(out, r, (double)s->min);
-		wr_json_key(out, "min_rank", &first);
-		fprintf(out, "%lld", (long long)s->min_rank);
-		wr_json_key(out, "ranks_at_min", &first);
-		fprintf(out, "%zu", s->at_min);
+		json_end(out, r, "min", s->min, s->min_rank, s->at_min, &first);
 		wr_json_key(out, "median", &first);
 		json_weight(out, r, s->median);
-		wr_json_key(out, "max", &first);
-		json_weight(out, r, (double)s->max);
-		wr_json_key(out, "max_rank", &first);
-		fprintf(out, "%lld", (long long)s->max_rank);
-		wr_json_key(out, "ranks_at_max", &first);
-		fprintf(out, "%zu", s->at_max);
+		json_end(out, r, "max", s->max, s->max_rank, s->at_max, &first);
 		/* In the order of the report's "ranks". */
 		wr_json_key(out, "per_rank", &first);
 		fputc('[', out);
