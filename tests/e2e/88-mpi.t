@@ -5,8 +5,9 @@
 # mpirun on this machine, 4 ranks, rank 2 wasting 8 times what the others
 # do: witch spy and witch record under mpirun, the ranks of a second host
 # (in a UTS namespace of their own: the host name is uname's, as on a
-# real second machine) writing into the same directory, witch cpi's two
-# runs as two jobs, and MPI's singleton start (its orted) not profiled.
+# real second machine) writing into the same directory, witch causal,
+# witch cpi's two runs as two jobs, and MPI's singleton start (its orted)
+# not profiled.
 . "$(dirname "$0")/lib.sh"
 
 G=$TMP/gen
@@ -201,6 +202,17 @@ rm -rf "$TMP/one"
 "$WITCH" spy -q -o "$TMP/one" -- "$P" 1 0 1 >/dev/null 2>&1
 is "$(ls "$TMP/one" | sed 's/[0-9]*\.witch$//' | tr '\n' ' ')" "mpi_waste- " \
 	"witch spy without mpirun: one profile too"
+
+# witch causal: a profile per rank, named by host and rank; no launcher,
+# one profile (orted's fork child leaves none).
+$MPIRUN -np 2 "$WITCH" causal --end-to-end -o "$TMP/cz" -- "$P" 200 1 2 >/dev/null 2>&1
+is "$?" 0 "witch causal under mpirun"
+is "$(ls "$TMP/cz" | sed 's/[0-9]*$//' | sort | tr '\n' ' ')" "causal.h$HOST.r0. causal.h$HOST.r1. " \
+	"a causal profile per rank, named by host and rank"
+like "$(head -n 1 "$TMP"/cz/causal.h*.r1.* | tr '\t' ' ')" "^witch-causal version=1 pid=[0-9]+ host=$HOST rank=1 world-size=2 " \
+	"... its header says so"
+"$WITCH" causal --end-to-end -o "$TMP/cz1" -- "$P" 200 0 1 >/dev/null 2>&1
+is "$(ls "$TMP/cz1" | sed 's/[0-9]*$//' | tr '\n' ' ')" "causal. " "witch causal without mpirun: one profile"
 
 # witch cpi: a rank can start once per job, so its two runs are two jobs.
 C=$TMP/cpi
