@@ -17,8 +17,8 @@ B = build
 CORE_PRELOAD_SRC = src/core/interpose.c src/core/thread.c
 CORE_SRC = $(filter-out $(CORE_PRELOAD_SRC),$(wildcard src/core/*.c))
 # Its parts without libc, which witchspy links too (src/spy/spy.mk).
-CORE_FREE_SRC = src/core/buildid.c src/core/escape.c src/core/fmt.c src/core/outname.c \
-	src/core/profile.c
+CORE_FREE_SRC = src/core/buildid.c src/core/escape.c src/core/fmt.c src/core/job.c \
+	src/core/outname.c src/core/profile.c
 RT_SRC = $(wildcard src/runtime/*.c)
 REPORT_SRC = $(wildcard src/profile/*.c) $(wildcard src/report/*.c)
 CLI_SRC = $(wildcard src/cli/*.c)
@@ -35,8 +35,14 @@ REPORT_LIBS = -ldw -lelf -lZydis -liberty -lm -lz
 
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-PROG_SRC = $(wildcard tests/progs/*.c examples/*.c)
+PROG_SRC = $(filter-out tests/progs/mpi_%.c,$(wildcard tests/progs/*.c examples/*.c))
 PROG_BIN = $(patsubst %.c,$(B)/progs/%,$(notdir $(PROG_SRC)))
+# MPI ones (mpi_*.c) only where mpicc is installed (scripts/install-deps
+# installs Open MPI; their test skips without it).
+PROG_MPI = $(patsubst %.c,%,$(notdir $(wildcard tests/progs/mpi_*.c)))
+ifneq ($(shell command -v mpicc),)
+PROG_BIN += $(PROG_MPI:%=$(B)/progs/%)
+endif
 # C++ test programs, each also built without debug information (NAME-nodebug).
 PROG_CXX_SRC = $(wildcard tests/progs/*.cc)
 PROG_BIN += $(patsubst %.cc,$(B)/progs/%,$(notdir $(PROG_CXX_SRC))) \
@@ -73,7 +79,7 @@ $(CORE_LIB): $(CORE_OBJ)
 # Without heap.c's free, alloc.c's malloc and sysbuf.c's read and write:
 # linked into a unit test they would be the test's own. The core's
 # interposers are in, as they are in libwitch.so.
-$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/alloc.o %/runtime/sysbuf.o %/runtime/loader.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
+$(B)/libwitchrt.a: $(filter-out %/runtime/heap.o %/runtime/alloc.o %/runtime/sysbuf.o,$(RT_OBJ)) $(CORE_PRELOAD_OBJ)
 	rm -f $@; ar rcs $@ $^
 
 $(B)/libwitchreport.a: $(REPORT_OBJ)
@@ -105,6 +111,10 @@ $(B)/tests/test_visit_starts: $(B)/obj/src/cli/visit_starts.o $(B)/obj/src/cli/c
 $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -o $@ $< -lpthread -lunwind -lm
+
+$(B)/progs/mpi_%: tests/progs/mpi_%.c
+	@mkdir -p $(dir $@)
+	mpicc -O2 -g -o $@ $<
 
 # C++ ones as users build them, and without -g: where names come from the
 # symbol table instead of DWARF.
@@ -149,13 +159,14 @@ sanitize:
 # libFuzzer on the profile reader, merging and metrics (tests/e2e/40-fuzz.t runs it).
 FUZZ_SRC = src/profile/reader.c src/core/escape.c src/report/err.c src/report/merge.c src/report/metrics.c src/report/grow.c \
 	src/report/map.c src/report/tools.c src/report/loop_merge.c src/report/loop_rank.c \
-	src/report/loop_thresholds.c src/report/share_merge.c
+	src/report/loop_thresholds.c src/report/share_merge.c src/report/ranks.c
 $(B)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ -lm
 # ... and on the causal profile reader, analysis and renderers (53-causal-fuzz.t).
-$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c src/core/buildid.c
+$(B)/fuzz/fuzz_causal: tests/fuzz/fuzz_causal.c $(REPORT_SRC) src/core/escape.c src/core/buildid.c \
+	src/core/outname.c src/core/fmt.c src/core/job.c
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(INCS) \
 		-D_GNU_SOURCE -o $@ $^ $(REPORT_LIBS)

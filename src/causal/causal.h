@@ -199,6 +199,7 @@ void wc_profile_record(const struct core_fmt *rec);
 void wc_profile_finish(int complete, int status);
 /* Around exec: finish, and undo if the exec failed. */
 void wc_profile_before_exec(void);
+void wc_profile_drop(void);	/* before an exec of a launcher (core/job.h) */
 void wc_profile_exec_failed(void);
 
 /* A record, formatted by the core (core/fmt.h) into its own buffer:

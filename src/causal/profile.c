@@ -17,6 +17,7 @@
 
 #include "causal/causal.h"
 #include "core/clock.h"
+#include "core/job_here.h"
 #include "core/outfile.h"
 #include "core/outname.h"
 
@@ -107,12 +108,31 @@ static void put_command(struct core_fmt *f)
 	wc_put_name(f, cmd);
 }
 
-/* causal.PID, or causal.PID.N when an earlier image of this process (before
- * an exec) already wrote one; written as .causal.PID[.N].tmp. */
+/* The host, and a launcher's rank and world size, as header fields. */
+static void put_job(struct core_fmt *f, const struct core_job *j)
+{
+	if (j->host[0]) {
+		core_fmt_str(f, "\thost=");
+		wc_put_name(f, j->host);
+	}
+	if (j->rank < 0)
+		return;
+	core_fmt_str(f, "\trank=");
+	core_fmt_u64(f, (uint64_t)j->rank);
+	if (j->size) {
+		core_fmt_str(f, "\tworld-size=");
+		core_fmt_u64(f, j->size);
+	}
+}
+
+/* causal.PID (a launcher's rank: causal.hHOST.rRANK.PID), or with .N
+ * after it when an earlier image of this process (before an exec) already
+ * wrote one; written as .causal.PID[.N].tmp. */
 int wc_profile_open(void)
 {
+	struct core_job job;
 	struct core_outname name = { wc_cfg.outdir, CAUSAL_PROFILE_STEM, '.', (uint64_t)getpid(),
-				     "" };
+				     "", &job };
 	struct core_outname tmp_name = name;
 	struct core_fmt f;
 	unsigned n;
@@ -120,6 +140,7 @@ int wc_profile_open(void)
 	if (fd >= 0)
 		close(fd);	/* a fork child's copy of its parent's file */
 	fd = -1;
+	core_job_here(&job);
 	closed = 0;
 	lock = 0;
 	size_before_exec = -1;
@@ -134,6 +155,7 @@ int wc_profile_open(void)
 	core_fmt_init(&f, fin, sizeof(fin), write_sink, NULL);
 	core_fmt_str(&f, "witch-causal\tversion=1\tpid=");
 	core_fmt_u64(&f, (uint64_t)getpid());
+	put_job(&f, &job);
 	core_fmt_str(&f, "\tcommand=");
 	put_command(&f);
 	core_fmt_str(&f, "\nstartup\ttime=");
@@ -248,6 +270,21 @@ void wc_profile_before_exec(void)
 		put_end(1, -1000);
 		closed = 1;
 		rename(tmp, path);
+	}
+	drop_lock();
+	errno = e;
+}
+
+/* An image that runs a launcher was starting it, not the application:
+ * its file goes (if the exec fails, the rest of the image is lost). */
+void wc_profile_drop(void)
+{
+	int e = errno;
+
+	take_lock();
+	if (!closed && fd >= 0) {
+		unlink(tmp);
+		closed = 1;
 	}
 	drop_lock();
 	errno = e;

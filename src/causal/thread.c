@@ -23,6 +23,7 @@
 #include "core/env.h"
 #include "core/image.h"
 #include "core/interpose.h"
+#include "core/job.h"
 #include "core/thread.h"
 #include "core/tool.h"
 
@@ -269,9 +270,13 @@ void tool_process_ended(int complete, int status)
 	process_end(complete, status);
 }
 
-void tool_before_exec(void)
+/* An image that runs a launcher (MPI's singleton start runs orted so)
+ * was starting it: not the application's run, no profile. */
+void tool_before_exec(const char *path)
 {
-	if (wc_active && core_image_ours())
+	if (wc_active && core_image_ours() && core_job_is_launcher(path))
+		wc_profile_drop();
+	else if (wc_active && core_image_ours())
 		wc_profile_before_exec();
 }
 
@@ -341,7 +346,11 @@ static void install_wakeup(void)
 
 __attribute__((constructor)) static void causal_init(void)
 {
-	if (read_config() < 0 || wc_lines_load(wc_cfg.lines_path) < 0)
+	extern char *program_invocation_short_name;
+
+	/* A launcher's own process (mpirun, orted...) is not the application. */
+	if (core_job_is_launcher(program_invocation_short_name) || read_config() < 0 ||
+	    wc_lines_load(wc_cfg.lines_path) < 0)
 		return;
 	wc_lines_resolve();
 	wc_signal = SIGRTMAX - 3;

@@ -25,6 +25,7 @@
 #include "cli/optfail.h"
 #include "cli/commands.h"
 #include "cli/launch.h"
+#include "cli/job.h"
 #include "cli/outdir.h"
 #include "cli/target.h"
 #include "core/contract.h"
@@ -379,6 +380,13 @@ static void set_env(const char *lib, const char *outdir, const char *lines,
 		unsetenv(ENV_NO_FOLLOW);
 }
 
+/* A causal profile of this process's (under a launcher: of its rank,
+ * the other ranks' being theirs: cli/job.h). */
+static int ours(const char *name)
+{
+	return rc_is_profile_name(name) && cli_job_file(name, '.', "");
+}
+
 /* The causal profiles already in the directory, to tell this run's apart. */
 struct seen {
 	char name[64];
@@ -396,7 +404,7 @@ static size_t snapshot(const char *dir, struct seen **out)
 	DIR *d = opendir(dir);
 
 	while (d && (de = readdir(d))) {
-		if (!rc_is_profile_name(de->d_name) || strlen(de->d_name) >= sizeof(s->name))
+		if (!ours(de->d_name) || strlen(de->d_name) >= sizeof(s->name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) || !(a = realloc(s, (n + 1) * sizeof(*s))))
@@ -440,7 +448,7 @@ static size_t read_new_profiles(const char *dir, const struct seen *before, size
 
 	*older = 0;
 	while (d && (de = readdir(d))) {
-		if (!rc_is_profile_name(de->d_name))
+		if (!ours(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st))
@@ -493,7 +501,7 @@ static void summary(const struct causal_opts *o, const char *argv0, const char *
 			fprintf(stderr, WHO ": no experiment finished: %s ended too soon; run it on a "
 					"longer input, or repeat the run (runs into %s accumulate)\n",
 				argv0, o->outdir);
-		else if (!o->quiet)
+		else if (!o->quiet && !cli_job_quiet())
 			fprintf(stderr, WHO ": %zu experiment%s in this run%s; see them with: witch "
 					"report %s\n",
 				a.nexps, a.nexps == 1 ? "" : "s",
@@ -522,7 +530,8 @@ int cmd_causal(int argc, char **argv)
 		goto out;
 	argv += optind;
 	rc = 2;
-	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	if (cli_job_not_launcher(WHO, argv[0], err, sizeof(err)) < 0 ||
+	    target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    target_preloadable(path, err, sizeof(err)) < 0 || perf_task_clock_ok(err, sizeof(err)) < 0) {
 		fail("%s", err);
 		goto out;

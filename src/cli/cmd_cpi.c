@@ -26,6 +26,7 @@
 
 #include "cli/commands.h"
 #include "cli/cpi_stdin.h"
+#include "cli/job.h"
 #include "cli/launch.h"
 #include "cli/nominal.h"
 #include "cli/number.h"
@@ -56,12 +57,21 @@ static const char usage_text[] =
 	"                    " CPI_DEFAULT_RATE_TEXT "; above 250 a costlier perf timer samples)\n"
 	"  --no-follow       measure only PROGRAM's own process, not the programs it\n"
 	"                    runs (exec) or the children it forks\n"
+	"  --run=sampled|counting\n"
+	"                    only that run (its output and exit status are then the\n"
+	"                    program's), replacing only that run's earlier profiles in\n"
+	"                    DIR: under mpirun or srun, where the ranks can start\n"
+	"                    once per job, run the job twice, once with each\n"
 	"  -q, --quiet       no progress line (on a terminal), no summary line\n";
+
+/* Which of the two runs to make. */
+enum runs { RUN_BOTH, RUN_SAMPLED, RUN_COUNTING };
 
 struct cpi_opts {
 	const char *outdir;
 	long rate;
 	int no_follow, quiet;
+	enum runs runs;
 };
 
 /* What one run left: its profiles, processes and threads. */
@@ -80,6 +90,7 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "no-follow", no_argument, NULL, 'F' },
+		{ "run", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -87,6 +98,7 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 	static const struct cli_optval vals[] = {
 		CLI_OPTVAL_OUTPUT,
 		{ 'r', "samples per second (--rate=HZ)" },
+		{ 'R', "the run to make (--run=sampled or --run=counting)" },
 		{ 0, NULL },
 	};
 	int c;
@@ -108,6 +120,12 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 		case 'F':
 			o->no_follow = 1;
 			break;
+		case 'R':
+			if (strcmp(optarg, "sampled") && strcmp(optarg, "counting"))
+				return fail("--run=%s is not a run; use --run=sampled (the native, "
+					    "sampled run) or --run=counting (under Valgrind)", optarg);
+			o->runs = !strcmp(optarg, "sampled") ? RUN_SAMPLED : RUN_COUNTING;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -120,6 +138,13 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 	}
 	if (optind >= argc)
 		return fail("no program given; usage: witch cpi [OPTIONS] -- PROGRAM [ARGS...]");
+	/* A rank cannot start again in its job: MPI_Init fails the second
+	 * time (Open MPI: "getting local rank failed"). */
+	if (o->runs == RUN_BOTH && cli_job()->rank >= 0)
+		return fail("under a launcher (this is rank %lld) the program can start once per job, "
+			    "not twice: run the job twice into the same directory, with "
+			    "`witch cpi --run=sampled` and then `witch cpi --run=counting`",
+			    (long long)cli_job()->rank);
 	return 0;
 }
 
@@ -177,7 +202,8 @@ static void read_runs(const char *dir, struct run *sampled, struct run *counted)
 		struct run *r;
 
 		if (n <= strlen(PROFILE_SUFFIX) ||
-		    strcmp(de->d_name + n - strlen(PROFILE_SUFFIX), PROFILE_SUFFIX))
+		    strcmp(de->d_name + n - strlen(PROFILE_SUFFIX), PROFILE_SUFFIX) ||
+		    !cli_job_file(de->d_name, '-', PROFILE_SUFFIX))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (wp_read(path, &p, err, sizeof(err)) < 0)
@@ -205,16 +231,17 @@ static const char *ending(int status, char *buf, size_t cap)
 	return buf;
 }
 
-/* Runs that differ are said, one line each: their figures may not join. */
-static void compare_runs(const struct run *s, const struct run *c)
+/* Runs that differ are said, one line each: their figures may not join
+ * (both: when this command made both). */
+static void compare_runs(const struct run *s, const struct run *c, int both)
 {
 	char a[64], b[64];
 
-	if (s->status != c->status)
+	if (both && s->status != c->status)
 		fprintf(stderr, WHO ": warning: the two runs ended differently (sampled run: %s, "
 				"counting run: %s): the program did not do the same work twice\n",
 			ending(s->status, a, sizeof(a)), ending(c->status, b, sizeof(b)));
-	if (s->procs.processes != c->procs.processes || s->procs.threads != c->procs.threads)
+	if (both && (s->procs.processes != c->procs.processes || s->procs.threads != c->procs.threads))
 		fprintf(stderr, WHO ": warning: the two runs differ: the sampled run had %u "
 				"process%s and %llu thread%s, the counting run %u and %llu\n",
 			s->procs.processes, s->procs.processes == 1 ? "" : "es",
@@ -229,6 +256,30 @@ static void compare_runs(const struct run *s, const struct run *c)
 				"a sampling interval of CPU time; give it more work or a higher --rate\n");
 }
 
+/* The last line: what the runs took, and where they are (rank 0's alone
+ * under a launcher, for all ranks). */
+static void say_runs(const struct cpi_opts *o, const struct run *sampled, const struct run *counted)
+{
+	const char *rank = cli_job()->rank >= 0 ? "rank 0: " : "";
+
+	if (o->quiet || cli_job_quiet())
+		return;
+	if (o->runs == RUN_BOTH)
+		fprintf(stderr, WHO ": %ssampled run %.2f s (%llu samples), counting run %.2f s "
+				"(%llu instructions); see them with: witch report %s\n", rank,
+			sampled->seconds, (unsigned long long)sampled->samples, counted->seconds,
+			(unsigned long long)counted->instructions, o->outdir);
+	else if (o->runs == RUN_SAMPLED)
+		fprintf(stderr, WHO ": %ssampled run %.2f s (%llu samples); with a counting run "
+				"(--run=counting) into %s, see them with: witch report %s\n", rank,
+			sampled->seconds, (unsigned long long)sampled->samples, o->outdir, o->outdir);
+	else
+		fprintf(stderr, WHO ": %scounting run %.2f s (%llu instructions); with a sampled run "
+				"(--run=sampled) into %s, see them with: witch report %s\n", rank,
+			counted->seconds, (unsigned long long)counted->instructions, o->outdir,
+			o->outdir);
+}
+
 int cmd_cpi(int argc, char **argv)
 {
 	char path[PATH_MAX], err[1024], lib[PATH_MAX], outdir[PATH_MAX], defdir[PATH_MAX];
@@ -237,10 +288,10 @@ int cmd_cpi(int argc, char **argv)
 	const char *old_preload = getenv("LD_PRELOAD");
 	struct run sampled, counted;
 	struct cpi_opts o;
-	const char *base;
+	const char *base, *missing;
 	char **vargv;
 	struct cpi_stdin in;
-	int rc;
+	int rc = 0, status;
 	double t0;
 
 	rc = parse(argc, argv, &o);
@@ -248,7 +299,8 @@ int cmd_cpi(int argc, char **argv)
 		return rc;
 	argv += optind;
 	argc -= optind;
-	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	if (cli_job_not_launcher(WHO, argv[0], err, sizeof(err)) < 0 ||
+	    target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    target_preloadable(path, err, sizeof(err)) < 0)
 		return fail("%s", err);
 	if (witch_libdir(lib, sizeof(lib)) < 0 ||
@@ -263,12 +315,18 @@ int cmd_cpi(int argc, char **argv)
 		snprintf(defdir, sizeof(defdir), "witch-%s-cpi", base);
 		o.outdir = defdir;
 	}
-	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
+	/* One run replaces its own earlier profiles, and keeps the other's. */
+	if (o.runs == RUN_BOTH)
+		rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
+	else
+		rc = outdir_prepare_run(WHO, o.outdir, outdir, sizeof(outdir),
+					o.runs == RUN_SAMPLED ? "time" : "count");
 	if (rc)
 		return rc;
 	if (old_preload)
 		old_preload = strdup(old_preload);
-	if (cpi_stdin_open(&in, WHO, outdir))
+	/* Stdin is given alike to two runs; one run reads it as it is. */
+	if (o.runs == RUN_BOTH && cpi_stdin_open(&in, WHO, outdir))
 		return 2;
 	vargv = vg_argv(tool_opts, outdir, o.no_follow, 0, o.quiet ? NULL : WHO, path, argc, argv);
 	if (!vargv)
@@ -278,44 +336,48 @@ int cmd_cpi(int argc, char **argv)
 	/* The same glibc routines natively as under Valgrind. */
 	set_glibc_tunables();
 
-	sampled_env(lib, outdir, &o);
-	if (cpi_stdin_first(&in, WHO))
-		return 2;
-	t0 = now_s();
-	sampled.status = launch_and_wait(path, argv, WHO);
-	sampled.seconds = now_s() - t0;
-	cpi_stdin_second(&in);
-	if (sampled.status < 0)
-		return 127;
-
-	restore_env(old_preload);
-	t0 = now_s();
-	counted.status = launch_quietly(valgrind, vargv, WHO);
-	if (counted.status < 0)
-		return 2;
-	counted.seconds = now_s() - t0;
+	if (o.runs != RUN_COUNTING) {
+		sampled_env(lib, outdir, &o);
+		if (o.runs == RUN_BOTH && cpi_stdin_first(&in, WHO))
+			return 2;
+		t0 = now_s();
+		sampled.status = launch_and_wait(path, argv, WHO);
+		sampled.seconds = now_s() - t0;
+		if (o.runs == RUN_BOTH)
+			cpi_stdin_second(&in);
+		if (sampled.status < 0)
+			return 127;
+		restore_env(old_preload);
+	}
+	if (o.runs != RUN_SAMPLED) {
+		/* Alone, the counting run is the program's, output and all. */
+		t0 = now_s();
+		counted.status = o.runs == RUN_COUNTING ? launch_and_wait(valgrind, vargv, WHO)
+							 : launch_quietly(valgrind, vargv, WHO);
+		if (counted.status < 0)
+			return 2;
+		counted.seconds = now_s() - t0;
+		rc = vg_diagnose(WHO, argv[0], outdir, counted.status);
+		if (rc == 1)
+			return 2;
+	}
 	vg_argv_free(vargv);
-	rc = vg_diagnose(WHO, argv[0], outdir, counted.status);
-	if (rc == 1)
-		return 2;
 
 	read_runs(outdir, &sampled, &counted);
-	if (!sampled.procs.processes || !counted.procs.processes) {
+	status = o.runs == RUN_COUNTING ? counted.status : sampled.status;
+	missing = o.runs != RUN_COUNTING && !sampled.procs.processes ? "sampled"
+		  : o.runs != RUN_SAMPLED && !counted.procs.processes ? "counting" : NULL;
+	if (missing) {
 		fprintf(stderr, WHO ": %s ended without writing the %s run's profile to %s (killed "
-				"before it could write it?)%s\n", argv[0],
-			!sampled.procs.processes ? "sampled" : "counting", o.outdir,
-			sampled.procs.processes ? "; Valgrind said:" : "");
-		if (sampled.procs.processes)
+				"before it could write it?)%s\n", argv[0], missing, o.outdir,
+			!strcmp(missing, "counting") ? "; Valgrind said:" : "");
+		if (!strcmp(missing, "counting"))
 			vg_show_logs(outdir);
-		exit_like(sampled.status);
+		exit_like(status);
 	}
-	if (rc == 0)
+	if (o.runs != RUN_SAMPLED && rc == 0)
 		vg_remove_logs(outdir);
-	compare_runs(&sampled, &counted);
-	if (!o.quiet)
-		fprintf(stderr, WHO ": sampled run %.2f s (%llu samples), counting run %.2f s "
-				"(%llu instructions); see them with: witch report %s\n",
-			sampled.seconds, (unsigned long long)sampled.samples, counted.seconds,
-			(unsigned long long)counted.instructions, o.outdir);
-	exit_like(sampled.status);
+	compare_runs(&sampled, &counted, o.runs == RUN_BOTH);
+	say_runs(&o, &sampled, &counted);
+	exit_like(status);
 }

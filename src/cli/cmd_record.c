@@ -16,6 +16,7 @@
 #include "cli/number.h"
 #include "cli/commands.h"
 #include "cli/launch.h"
+#include "cli/job.h"
 #include "cli/outdir.h"
 #include "cli/perfcheck.h"
 #include "cli/target.h"
@@ -323,7 +324,8 @@ int cmd_record(int argc, char **argv)
 	if (rc)
 		return rc;
 	argv += optind;
-	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	if (cli_job_not_launcher(WHO, argv[0], err, sizeof(err)) < 0 ||
+	    target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    target_preloadable(path, err, sizeof(err)) < 0)
 		return fail("%s", err);
 	if (witch_libdir(lib, sizeof(lib)) < 0 ||
@@ -375,7 +377,6 @@ int cmd_record(int argc, char **argv)
 				"before witch could write, or used exec without exit)\n",
 			argv[0], o.outdir);
 	else if (!o.quiet)
-		fprintf(stderr, WHO ": %d profile%s in %s; see them with: witch report %s\n", rc,
-			rc == 1 ? "" : "s", o.outdir, o.outdir);
+		outdir_say_profiles(WHO, rc, o.outdir);
 	exit_like(status);
 }

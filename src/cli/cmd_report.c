@@ -16,6 +16,7 @@
 #include "report/cpi.h"
 #include "report/html/html.h"
 #include "report/loop.h"
+#include "report/ranks.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/share.h"
@@ -29,8 +30,8 @@
 #include <unistd.h>
 
 #define USAGE "usage: witch report [--format=text|json|html|coz|folded|pprof] " \
-	"[--folded-by=first|second] [--top=N] [--pid=PID] [--function=NAME] [--ghz=F] " \
-	"[--fail-above=FRACTION] [-o FILE] PROFILE|DIR..."
+	"[--folded-by=first|second] [--top=N] [--pid=PID] [--rank=N] [--by-rank] " \
+	"[--function=NAME] [--ghz=F] [--fail-above=FRACTION] [-o FILE] PROFILE|DIR..."
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_COZ, FORMAT_FOLDED, FORMAT_PPROF, FORMAT_HTML };
 
@@ -51,6 +52,8 @@ struct report_opts {
 	int top_given;
 	const char *top_arg;	/* --top's value, checked by check_top */
 	uint64_t pid;		/* 0: every process */
+	int64_t rank;		/* -1: every rank */
+	int by_rank;		/* --by-rank: each pair's spread over the ranks */
 	const char *function;	/* witch cpi: only this function */
 	double ghz;		/* witch cpi: the frequency for estimated CPI; 0: the profile's */
 	int folded_second;	/* --folded-by=second: stacks (folded, pprof) of the pairs'
@@ -99,6 +102,11 @@ static void help(void)
 	       "                      (spy --tool=loop) N loops; default 10 (JSON of\n"
 	       "                      cpi and loop profiles: all; HTML: 100), 0 shows all\n"
 	       "  --pid=PID           only the process PID (default: all merged)\n"
+	       "  --rank=N            only the processes of rank N of a parallel job\n"
+	       "                      (mpirun, srun; default: all ranks merged)\n"
+	       "  --by-rank           under each pair, its waste across the ranks: min,\n"
+	       "                      median, max and the ranks at the ends (JSON: and\n"
+	       "                      per rank), so that a rank wasting more stands out\n"
 	       "  --function=NAME     witch cpi profiles: one function, its loops, lines, blocks and\n"
 	       "                      instructions; NAME as the report shows it (img::Buf::fill(long)\n"
 	       "                      or img::Buf::fill) or its symbol (_ZN3img3Buf4fillEl)\n"
@@ -185,6 +193,14 @@ static int set_option(struct report_opts *o, const char *name, const char *val)
 				    "such as 2.4", val);
 		return 0;
 	}
+	if (!strcmp(name, "--rank")) {
+		size_t rank;
+
+		if (parse_top(val, &rank) || rank > INT64_MAX)
+			return fail("--rank needs a rank, a whole number from 0, not '%s'", val);
+		o->rank = (int64_t)rank;
+		return 0;
+	}
 	if (!strcmp(name, "--pid")) {
 		size_t pid;
 
@@ -222,6 +238,8 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 	o->top_given = 0;
 	o->top_arg = NULL;
 	o->pid = 0;
+	o->rank = -1;
+	o->by_rank = 0;
 	o->function = NULL;
 	o->ghz = 0;
 	o->folded_second = 0;
@@ -250,10 +268,15 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 			help();
 			return -1;
 		}
+		if (!strcmp(a, "--by-rank")) {
+			o->by_rank = 1;
+			continue;
+		}
 		eq = strchr(a, '=');
 		snprintf(name, sizeof(name), "%.*s",
 			 (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
 		if (strcmp(name, "--format") && strcmp(name, "--top") && strcmp(name, "--pid") &&
+		    strcmp(name, "--rank") &&
 		    strcmp(name, "--function") && strcmp(name, "--ghz") && strcmp(name, "--folded-by") &&
 		    strcmp(name, "--fail-above") && strcmp(name, "-o") && strcmp(name, "--output"))
 			return fail("unknown option '%s'; %s", a, USAGE);
@@ -274,6 +297,11 @@ static int parse_options(int argc, char **argv, struct report_opts *o)
 			    "-o out.pb.gz (or redirect stdout)");
 	if (o->format == FORMAT_HTML && !o->top_arg)
 		o->top = WR_HTML_TOP;
+	if (o->by_rank && o->rank >= 0)
+		return fail("--by-rank compares all the ranks; drop --rank=%lld, or --by-rank",
+			    (long long)o->rank);
+	if (o->by_rank && o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		return fail("--by-rank applies to --format=text and --format=json");
 	return 0;
 }
 
@@ -343,9 +371,9 @@ static int causal_report(const struct report_opts *o)
 
 	memset(&p, 0, sizeof(p));
 	memset(&a, 0, sizeof(a));
-	if (o->pid)
-		ret = fail("--pid applies to witch record profiles; a causal report merges all runs "
-			   "(name single causal.PID files to report fewer)");
+	if (o->pid || o->rank >= 0 || o->by_rank)
+		ret = fail("--pid, --rank and --by-rank apply to witch record and spy profiles; a "
+			   "causal report merges all runs (name single causal profiles to report fewer)");
 	else if (rc_load(&p, o->paths, o->npaths, err, sizeof(err)))
 		ret = fail("%s", err);
 	else if (rc_analyze(&p, &a))
@@ -389,7 +417,10 @@ static int cpi_report(const struct report_opts *o)
 		return fail("out of memory");
 	if (o->pid)
 		ret = fail("--pid does not apply to witch cpi profiles: its two runs have different "
-			   "processes; name the profiles to report fewer");
+			   "processes; name the profiles to report fewer (or --rank=N, a rank's)");
+	else if (o->by_rank)
+		ret = fail("--by-rank compares the pairs of record and spy profiles; witch cpi's "
+			   "show one rank with --rank=N");
 	else if (o->format == FORMAT_COZ)
 		ret = fail("--format=coz is for causal profiles (witch causal); %s holds witch cpi's",
 			   o->paths[0]);
@@ -399,7 +430,7 @@ static int cpi_report(const struct report_opts *o)
 	else if (stacks_format(o->format) && (o->function || o->ghz))
 		ret = fail("--function and --ghz do not apply to %s, which shows every "
 			   "sampled stack", stacks_name(o->format));
-	else if (cpi_load(c, o->paths, o->npaths, err, sizeof(err)))
+	else if ((c->r->only_rank = o->rank, cpi_load(c, o->paths, o->npaths, err, sizeof(err))))
 		ret = fail("%s", err);
 	/* The sampled run's stacks need no analysis of the code. */
 	else if (!(s = wr_sym_new(c->r, stderr)) || (!stacks_format(o->format) && cpi_analyze(c, s)))
@@ -484,13 +515,23 @@ static int report(struct report_opts *o)
 	r = wr_report_new();
 	if (!r)
 		ret = fail("out of memory");
-	else if ((r->only_pid = o->pid, wr_load(r, o->paths, o->npaths, err, sizeof(err))))
+	else if ((r->only_pid = o->pid, r->only_rank = o->rank,
+		  wr_load(r, o->paths, o->npaths, err, sizeof(err))))
 		ret = fail("%s", err);
 	else if (o->pid && !r->nloaded)
-		ret = fail("no profile of process %llu in the given paths; `witch report --format=json` "
-			   "lists the processes", (unsigned long long)o->pid);
+		ret = fail("no profile of process %llu%s in the given paths; `witch report --format=json` "
+			   "lists the processes", (unsigned long long)o->pid,
+			   o->rank >= 0 ? " of that rank" : "");
+	else if (o->rank >= 0 && !r->nloaded)
+		ret = fail("no profile of rank %lld in the given paths; `witch report --format=json` "
+			   "lists the ranks", (long long)o->rank);
 	else if (wr_report_finish(r))
 		ret = fail("out of memory");
+	else if (o->by_rank && r->loops)
+		ret = fail("--by-rank compares pairs; %s holds loops (tool loop): compare ranks with "
+			   "--rank=N", o->paths[0]);
+	else if (o->by_rank && wr_by_rank(r, o->top, err, sizeof(err)))
+		ret = fail("%s", err);
 	else if (r->loops && stacks_format(o->format))
 		ret = fail("%s stacks pairs of contexts; %s holds loops (tool loop): use "
 			   "--format=text or json", stacks_name(o->format), o->paths[0]);

@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/launch.h"
 #include "cli/number.h"
+#include "cli/job.h"
 #include "cli/outdir.h"
 #include "cli/spy_loop.h"
 #include "cli/target.h"
@@ -190,6 +191,11 @@ static int check_tool_options(const struct spy_opts *o, const char *tool)
 		return fail("--burst applies to --tool=rvn, not --tool=%s", o->tool->name);
 	if (o->thresholds && strcmp(o->tool->name, "loop"))
 		return fail("--thresholds applies to --tool=loop, not --tool=%s", o->tool->name);
+	/* A rank can start once per job: MPI_Init fails the second time. */
+	if (!strcmp(o->tool->name, "loop") && cli_job()->rank >= 0)
+		return fail("--tool=loop runs the program twice (the first run finds its loops), which "
+			    "a rank of a parallel job cannot (this is rank %lld); use it on a run "
+			    "without the launcher, or another tool under it", (long long)cli_job()->rank);
 	return 0;
 }
 
@@ -344,7 +350,8 @@ int cmd_spy(int argc, char **argv)
 	progress = o.quiet || o.verbose ? NULL : WHO;
 	argv += optind;
 	argc -= optind;
-	if (target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
+	if (cli_job_not_launcher(WHO, argv[0], err, sizeof(err)) < 0 ||
+	    target_resolve(argv[0], path, sizeof(path), err, sizeof(err)) < 0 ||
 	    check_target(path, err, sizeof(err)) < 0)
 		return fail("%s", err);
 	if (vg_find(WHO, valgrind, sizeof(valgrind)) < 0)
@@ -412,8 +419,7 @@ int cmd_spy(int argc, char **argv)
 		if (!o.verbose)
 			vg_show_logs(outdir);
 	} else if (!o.quiet) {
-		fprintf(stderr, WHO ": %d profile%s in %s; see them with: witch report %s\n", rc,
-			rc == 1 ? "" : "s", o.outdir, o.outdir);
+		outdir_say_profiles(WHO, rc, o.outdir);
 	}
 	exit_like(status);
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/job.h"
 #include "cli/oneline.h"
 #include "cli/outdir.h"
 #include "core/contract.h"
@@ -22,13 +23,19 @@ static int ends_with(const char *s, const char *suffix)
 
 int outdir_is_valgrind_log(const char *name)
 {
-	return !strncmp(name, "valgrind-", 9) && ends_with(name, ".log");
+	return !strncmp(name, "valgrind-", 9) && ends_with(name, ".log") && cli_job_file(name, '-', ".log");
+}
+
+/* This rank's profiles (all, without a launcher: cli/job.h). */
+static int profile(const char *name)
+{
+	return ends_with(name, PROFILE_SUFFIX) && cli_job_file(name, '-', PROFILE_SUFFIX);
 }
 
 /* Files an earlier run left that must not be mistaken for this run's. */
 static int stale(const char *name)
 {
-	return ends_with(name, PROFILE_SUFFIX) || outdir_is_valgrind_log(name);
+	return profile(name) || outdir_is_valgrind_log(name);
 }
 
 void outdir_remove(const char *dir, int (*match)(const char *name))
@@ -47,7 +54,8 @@ void outdir_remove(const char *dir, int (*match)(const char *name))
 		closedir(d);
 }
 
-int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
+/* Create dir, prove it writable, its absolute path in abs. */
+static int make_dir(const char *who, const char *dir, char *abs, size_t cap)
 {
 	char tmp[PATH_MAX], probe[PATH_MAX + 300], *p;
 	int fd;
@@ -75,7 +83,52 @@ int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
 	}
 	close(fd);
 	unlink(probe);
-	outdir_remove(abs, stale);
+	return 0;
+}
+
+int outdir_prepare(const char *who, const char *dir, char *abs, size_t cap)
+{
+	int rc = make_dir(who, dir, abs, cap);
+
+	if (!rc)
+		outdir_remove(abs, stale);
+	return rc;
+}
+
+/* Whether the profile at path is of tool: its second line says. */
+static int of_tool(const char *path, const char *tool)
+{
+	char head[128], want[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	head[n] = 0;
+	snprintf(want, sizeof(want), "\ntool %s\n", tool);
+	return strstr(head, want) != NULL;
+}
+
+int outdir_prepare_run(const char *who, const char *dir, char *abs, size_t cap, const char *tool)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *de;
+	int rc = make_dir(who, dir, abs, cap);
+	DIR *d;
+
+	if (rc)
+		return rc;
+	outdir_remove(abs, outdir_is_valgrind_log);
+	d = opendir(abs);
+	while (d && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", abs, de->d_name);
+		if (profile(de->d_name) && of_tool(path, tool))
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
 	return 0;
 }
 
@@ -120,7 +173,7 @@ int outdir_count_profiles(const char *dir, uint64_t *unsampled)
 	if (unsampled)
 		*unsampled = 0;
 	while (d && (de = readdir(d))) {
-		if (!ends_with(de->d_name, PROFILE_SUFFIX))
+		if (!profile(de->d_name))
 			continue;
 		n++;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -132,6 +185,19 @@ int outdir_count_profiles(const char *dir, uint64_t *unsampled)
 	if (d)
 		closedir(d);
 	return n;
+}
+
+void outdir_say_profiles(const char *who, int n, const char *dir)
+{
+	const struct core_job *j = cli_job();
+
+	if (j->rank < 0)
+		fprintf(stderr, "%s: %d profile%s in %s; see them with: witch report %s\n", who, n,
+			n == 1 ? "" : "s", dir, dir);
+	else if (!cli_job_quiet())
+		fprintf(stderr, "%s: rank 0 wrote %d profile%s in %s, each rank its own; see them "
+				"all with: witch report %s (--by-rank compares the ranks)\n", who, n,
+			n == 1 ? "" : "s", dir, dir);
 }
 
 int witch_libdir(char *dir, size_t cap)

@@ -10,13 +10,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/job.h"
 #include "cli/oneline.h"
 #include "cli/outdir.h"
 #include "cli/target.h"
 #include "cli/valgrind.h"
 
 #define TOOL_FILE "witchspy-amd64-linux"
-/* valgrind-PID.log: outdir_prepare removes them with old profiles. */
+/* valgrind-PID.log (a launcher's rank: valgrind-hHOST-rRANK-PID.log):
+ * outdir_prepare removes them with old profiles. */
 #define LOG_PREFIX "valgrind-"
 #define LOG_SUFFIX ".log"
 
@@ -74,7 +76,8 @@ char **vg_argv(const char *const *tool_opts, const char *outdir, int no_follow, 
 	} else {
 		/* Per process: traced children write their own. Valgrind expands
 		 * %p in the name, and reads %% as a '%' of the directory's. */
-		size_t k = strlen("--log-file="), len = k + 2 * strlen(outdir) + 64;
+		size_t k = strlen("--log-file="), len = k + 2 * strlen(outdir) + 64 +
+			   strlen(cli_job_tag());
 		const char *q;
 
 		log = malloc(len);
@@ -85,7 +88,7 @@ char **vg_argv(const char *const *tool_opts, const char *outdir, int no_follow, 
 					log[k++] = '%';
 				log[k++] = *q;
 			}
-			snprintf(log + k, len - k, "/" LOG_PREFIX "%%p" LOG_SUFFIX);
+			snprintf(log + k, len - k, "/valgrind%s-%%p" LOG_SUFFIX, cli_job_tag());
 		}
 		v[n++] = log;
 	}

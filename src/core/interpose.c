@@ -306,12 +306,12 @@ EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 
 /* --- exec and _exit ---------------------------------------------------- */
 
-/* Write the profile, then exec; if exec comes back (it failed), the image
- * goes on and takes the profile back. */
-#define AROUND_EXEC(call)                  \
+/* Write the profile, then exec what; if exec comes back (it failed), the
+ * image goes on and takes the profile back. */
+#define AROUND_EXEC(what, call)            \
 	do {                               \
 		int rc_, e_;               \
-		tool_before_exec();        \
+		tool_before_exec(what);    \
 		rc_ = (call);              \
 		e_ = errno;                \
 		tool_exec_failed();        \
@@ -323,21 +323,21 @@ EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	if (!real_execve)
 		core_interpose_resolve();
-	AROUND_EXEC(real_execve(path, argv, envp));
+	AROUND_EXEC(path, real_execve(path, argv, envp));
 }
 
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	if (!real_execvpe)
 		core_interpose_resolve();
-	AROUND_EXEC(real_execvpe(file, argv, envp));
+	AROUND_EXEC(file, real_execvpe(file, argv, envp));
 }
 
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	if (!real_fexecve)
 		core_interpose_resolve();
-	AROUND_EXEC(real_fexecve(fd, argv, envp));
+	AROUND_EXEC(NULL, real_fexecve(fd, argv, envp));
 }
 
 EXPORT int execv(const char *path, char *const argv[])

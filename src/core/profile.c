@@ -31,6 +31,20 @@ void core_profile_kv_u64(struct core_profile *p, const char *key, uint64_t value
 	endl(p);
 }
 
+void core_profile_job(struct core_profile *p, const struct core_job *j)
+{
+	if (j->host[0]) {
+		core_fmt_str(&p->out, "host ");
+		core_fmt_esc(&p->out, j->host);
+		endl(p);
+	}
+	if (j->rank < 0)
+		return;
+	core_profile_kv_u64(p, "rank", (uint64_t)j->rank);
+	if (j->size)
+		core_profile_kv_u64(p, "world_size", j->size);
+}
+
 void core_profile_stat(struct core_profile *p, const char *name, uint64_t value)
 {
 	core_fmt_str(&p->out, "stat ");

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/fmt.h"
+#include "core/job.h"
 
 struct core_profile {
 	struct core_fmt out;	/* with a sink: the file */
@@ -20,6 +21,9 @@ struct core_profile {
 /* Header lines "KEY VALUE". */
 void core_profile_kv(struct core_profile *p, const char *key, const char *value);
 void core_profile_kv_u64(struct core_profile *p, const char *key, uint64_t value);
+/* The host (when known), and a launcher's rank and world size (when it
+ * gave them): the lines host, rank and world_size. */
+void core_profile_job(struct core_profile *p, const struct core_job *j);
 void core_profile_stat(struct core_profile *p, const char *name, uint64_t value);
 void core_profile_arg(struct core_profile *p, uint64_t i, const char *arg);
 /* build_id "" when the object has none. */

@@ -21,9 +21,10 @@ int tool_in_handler(void);
  * complete is 0 on the crash path. */
 void tool_process_ended(int complete, int status);
 
-/* exec is about to replace the image, and came back: it failed and the
- * image goes on. */
-void tool_before_exec(void);
+/* exec is about to replace the image with the program at path (a name
+ * to look up in PATH; NULL: unknown, as for fexecve), and came
+ * back: it failed and the image goes on. */
+void tool_before_exec(const char *path);
 void tool_exec_failed(void);
 
 /* --- threads (thread.c) --- */

@@ -61,6 +61,9 @@ enum header {
 	H_REACH,
 	H_BY,
 	H_THRESHOLDS,
+	H_HOST,
+	H_RANK,
+	H_WORLD_SIZE,
 	H_COUNT
 };
 
@@ -355,6 +358,34 @@ static int parse_reach(struct parser *ps, char **f, const struct keyword *kw)
 	if (ps->p->reach > RECORD_MAX_REACH)
 		return fail(ps, "reach %s: a sample looks at most %d instructions ahead",
 			    quote(ps, f[1]), RECORD_MAX_REACH);
+	return 0;
+}
+
+/* Absent from profiles before witch knew of hosts. */
+static int parse_host(struct parser *ps, char **f, const struct keyword *kw)
+{
+	return string(ps, f[1], &ps->p->host, kw->name);
+}
+
+/* A launcher's rank: absent from other processes' profiles (-1). */
+static int parse_rank(struct parser *ps, char **f, const struct keyword *kw)
+{
+	uint64_t v;
+
+	if (number(ps, f[1], &v, kw->name))
+		return -1;
+	if (v >= (UINT64_C(1) << 62))
+		return fail(ps, "rank %s is out of range", quote(ps, f[1]));
+	ps->p->rank = (int64_t)v;
+	return 0;
+}
+
+static int parse_world_size(struct parser *ps, char **f, const struct keyword *kw)
+{
+	if (number(ps, f[1], &ps->p->world_size, kw->name))
+		return -1;
+	if (!ps->p->world_size)
+		return fail(ps, "world_size 0: a job has at least one rank");
 	return 0;
 }
 
@@ -1164,6 +1195,9 @@ static const struct keyword keywords[] = {
 	{ "spread", 2, parse_spread, H_SPREAD, 0, 0 },
 	{ "reach", 2, parse_reach, H_REACH, 0, 0 },
 	HDR("pid", H_PID, pid),
+	{ "host", 2, parse_host, H_HOST, 0, 0 },
+	{ "rank", 2, parse_rank, H_RANK, 0, 0 },
+	{ "world_size", 2, parse_world_size, H_WORLD_SIZE, 0, 0 },
 	HDR("start_ns", H_START_NS, start_ns),
 	HDR("end_ns", H_END_NS, end_ns),
 	{ "status", 2, parse_status, H_STATUS, 0, 0 },
@@ -1424,6 +1458,11 @@ static int check_header_complete(struct parser *ps)
 			return fail_file(ps, "has no %s line; " CORRUPT,
 					 keywords[i].name);
 	}
+	if (ps->p->world_size && ps->p->rank < 0)
+		return fail_file(ps, "has a world_size line but no rank; " CORRUPT);
+	if (ps->p->world_size && (uint64_t)ps->p->rank >= ps->p->world_size)
+		return fail_file(ps, "says rank %lld of a world of %llu (ranks count from 0); " CORRUPT,
+				 (long long)ps->p->rank, (unsigned long long)ps->p->world_size);
 	/* --spread draws among the accesses after a timer sample. */
 	if (ps->p->spread != 1 && strcmp(ps->p->source, "timer"))
 		return fail_file(ps, "says spread %llu with source %s (spread is the timer's); " CORRUPT,
@@ -1551,6 +1590,7 @@ static int parse_owned(const char *name, char *buf, size_t len,
 		return fail_file(&ps, "could not be read: out of memory");
 	}
 	ps.p->spread = 1;	/* optional headers' values when absent */
+	ps.p->rank = -1;
 	if (parse_buffer(&ps, buf, len)) {
 		free(ps.module_index);
 		wp_free(ps.p);
@@ -1664,6 +1704,7 @@ void wp_free(struct wp_profile *p)
 	for (i = 0; i < p->nargs; i++)
 		free(p->args[i]);
 	free(p->args);
+	free(p->host);
 	for (i = 0; i < p->nmodules; i++) {
 		free(p->modules[i].build_id);
 		free(p->modules[i].path);

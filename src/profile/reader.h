@@ -165,6 +165,9 @@ struct wp_profile {
 	uint64_t reach;		/* a timer sample: its access at most `reach` instructions
 				   on (0: no limit; absent: 0) */
 	uint64_t pid;
+	char *host;		/* NULL when the profile does not say */
+	int64_t rank;		/* a launcher's rank; -1: none (core/job.h) */
+	uint64_t world_size;	/* with a rank: ranks in its job; 0: unknown */
 	uint64_t start_ns, end_ns;
 	int incomplete;		/* status incomplete: written on a crash path */
 

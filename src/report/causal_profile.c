@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "core/contract.h"
+#include "core/outname.h"
 
 #define CAUSAL_PREFIX CAUSAL_PROFILE_STEM "."	/* causal.PID */
 
@@ -488,10 +489,14 @@ void rc_read_functions(struct rc_profile *p, const char *text, size_t len)
 int rc_is_profile_name(const char *name)
 {
 	size_t i = strlen(CAUSAL_PREFIX);
+	uint64_t rank;
 
-	/* causal.PID, and causal.PID.N for the images an exec replaced it with. */
+	/* causal.PID, and causal.PID.N for the images an exec replaced it
+	 * with; a launcher's rank: causal.hHOST.rRANK.PID[.N]. */
 	if (strncmp(name, CAUSAL_PREFIX, i))
 		return 0;
+	if (name[i] == 'h')
+		return core_outname_rank_tail(name, '.', "", &rank) >= (long)i + 1;
 	for (;;) {
 		if (!isdigit((unsigned char)name[i]))
 			return 0;

@@ -191,6 +191,10 @@ static int load_file(struct cpi *c, struct raw *raw, struct wr_map *seen, const 
 	}
 	if (wp_read(path, &p, err, errlen))
 		return -1;
+	if (!wr_selected(c->r, p)) {
+		wp_free(p);
+		return 0;
+	}
 	if (!strcmp(p->tool, "time")) {
 		ret = wr_merge(c->r, p, err, errlen);
 		if (!ret && cpi_procs_add(&c->sampled, p)) {
@@ -425,7 +429,10 @@ int cpi_load(struct cpi *c, char *const *paths, int npaths, char *err, size_t er
 			ret = load_file(c, &raw, &seen, paths[i], err, errlen);
 	}
 	wr_map_free(&seen);
-	if (!ret && !c->sampled.processes && !c->counts_only)
+	if (!ret && c->r->only_rank >= 0 && !c->sampled.processes && !c->counted.processes)
+		ret = rp_error(err, errlen, "%s has no profile of rank %lld (a rank's profiles have -rRANK- "
+			    "in their names)", paths[0], (long long)c->r->only_rank);
+	else if (!ret && !c->sampled.processes && !c->counts_only)
 		ret = rp_error(err, errlen, "%s has no profile of witch cpi's sampled run (tool time): "
 			    "was witch cpi stopped in its first run? run it again", paths[0]);
 	else if (!ret && !c->counted.processes)

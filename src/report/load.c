@@ -52,23 +52,41 @@ static int already_loaded(struct wr_map *seen, const char *path)
 	return 0;
 }
 
-static int load_file(struct wr_report *r, struct wr_map *seen,
-		     const char *path, char *err, size_t errlen)
+/* What a reading does with each profile. */
+struct each {
+	wr_profile_fn *fn;
+	void *ctx;
+	struct wr_map seen;
+};
+
+static int load_file(struct each *e, const char *path, char *err, size_t errlen)
 {
 	struct wp_profile *p;
 	int ret;
 
-	if (already_loaded(seen, path))
+	if (already_loaded(&e->seen, path))
 		return 0;
 	if (wp_read(path, &p, err, errlen))
 		return -1;
-	ret = 0;
-	if (!r->only_pid || p->pid == r->only_pid) {
-		ret = wr_merge(r, p, err, errlen);
-		r->nloaded++;
-	}
+	ret = e->fn(e->ctx, p, err, errlen);
 	wp_free(p);
 	return ret;
+}
+
+int wr_selected(const struct wr_report *r, const struct wp_profile *p)
+{
+	return (!r->only_pid || p->pid == r->only_pid) &&
+	       (r->only_rank < 0 || p->rank == r->only_rank);
+}
+
+static int merge_selected(void *ctx, const struct wp_profile *p, char *err, size_t errlen)
+{
+	struct wr_report *r = ctx;
+
+	if (!wr_selected(r, p))
+		return 0;
+	r->nloaded++;
+	return wr_merge(r, p, err, errlen);
 }
 
 static int compare_names(const void *a, const void *b)
@@ -135,8 +153,7 @@ oom:
 	return -1;
 }
 
-static int load_dir(struct wr_report *r, struct wr_map *seen, const char *dir,
-		    char *err, size_t errlen)
+static int load_dir(struct each *e, const char *dir, char *err, size_t errlen)
 {
 	char shown[512];
 	char **names;
@@ -162,25 +179,31 @@ static int load_dir(struct wr_report *r, struct wr_map *seen, const char *dir,
 		ret = -1;
 	}
 	for (i = 0; i < n && !ret; i++)
-		ret = load_file(r, seen, names[i], err, errlen);
+		ret = load_file(e, names[i], err, errlen);
 	free_names(names, n);
 	return ret;
 }
 
-int wr_load(struct wr_report *r, char *const *paths, int npaths,
-	    char *err, size_t errlen)
+int wr_load_each(char *const *paths, int npaths, wr_profile_fn *fn, void *ctx,
+		 char *err, size_t errlen)
 {
-	struct wr_map seen = { 0 };
+	struct each e = { fn, ctx, { 0 } };
 	int i, ret = 0;
 
 	for (i = 0; i < npaths && !ret; i++) {
 		struct stat st;
 
 		if (!stat(paths[i], &st) && S_ISDIR(st.st_mode))
-			ret = load_dir(r, &seen, paths[i], err, errlen);
+			ret = load_dir(&e, paths[i], err, errlen);
 		else
-			ret = load_file(r, &seen, paths[i], err, errlen);
+			ret = load_file(&e, paths[i], err, errlen);
 	}
-	wr_map_free(&seen);
+	wr_map_free(&e.seen);
 	return ret;
+}
+
+int wr_load(struct wr_report *r, char *const *paths, int npaths,
+	    char *err, size_t errlen)
+{
+	return wr_load_each(paths, npaths, merge_selected, r, err, errlen);
 }

@@ -5,6 +5,7 @@
 #include "report/err.h"
 #include "report/grow.h"
 #include "report/loop.h"
+#include "report/ranks.h"
 #include "report/report.h"
 #include "report/share.h"
 #include "profile/reader.h"
@@ -35,6 +36,7 @@ struct wr_report *wr_report_new(void)
 	r->ctxs[WR_ROOT].parent = WR_NONE;
 	r->ctxs[WR_ROOT].module = -1;
 	r->nctxs = 1;
+	r->only_rank = -1;
 	return r;
 }
 
@@ -50,6 +52,7 @@ void wr_report_free(struct wr_report *r)
 		free(r->procs[i].args);
 		free(r->procs[i].tids);
 		free(r->procs[i].file);
+		free(r->procs[i].host);
 	}
 	free(r->procs);
 	for (i = 0; i < r->nmods; i++) {
@@ -65,6 +68,7 @@ void wr_report_free(struct wr_report *r)
 	free(r->ranked);
 	wr_loops_free(r->loops);
 	wr_shares_free(r->shares);
+	wr_ranks_free(r->ranks);
 	wr_map_free(&r->mod_map);
 	wr_map_free(&r->ctx_map);
 	wr_map_free(&r->pair_map);
@@ -81,17 +85,35 @@ static int same_str(const char *a, const char *b)
  * Strings are interned by hash; the second key counts collisions so that
  * two different strings with the same hash still get their own slots.
  */
-int32_t wr_intern_module(struct wr_report *r, const char *path, const char *build_id)
+/* The module's index, or -1 with in *h and *k the keys a new one takes. */
+static int32_t find_module(const struct wr_report *r, const char *path, const char *build_id,
+			   uint64_t *h, uint64_t *k)
 {
-	uint64_t h = wr_hash_str(WR_HASH_INIT, path);
 	uint32_t idx;
-	uint64_t k;
-	struct wr_module *nm;
 
-	h = wr_hash_str(h, build_id ? build_id : "-");
-	for (k = 0; wr_map_get(&r->mod_map, h, k, &idx); k++)
+	*h = wr_hash_str(wr_hash_str(WR_HASH_INIT, path), build_id ? build_id : "-");
+	for (*k = 0; wr_map_get(&r->mod_map, *h, *k, &idx); (*k)++)
 		if (!strcmp(r->mods[idx].path, path) && same_str(r->mods[idx].build_id, build_id))
 			return (int32_t)idx;
+	return -1;
+}
+
+int32_t wr_find_module(const struct wr_report *r, const char *path, const char *build_id)
+{
+	uint64_t h, k;
+
+	return find_module(r, path, build_id, &h, &k);
+}
+
+int32_t wr_intern_module(struct wr_report *r, const char *path, const char *build_id)
+{
+	int32_t found;
+	uint64_t h, k;
+	struct wr_module *nm;
+
+	found = find_module(r, path, build_id, &h, &k);
+	if (found >= 0)
+		return found;
 	if (r->nmods >= INT32_MAX ||
 	    wr_grow((void **)&r->mods, &r->cap_mods, r->nmods + 1, sizeof(*r->mods)))
 		return -1;
@@ -113,13 +135,20 @@ static int intern_module(struct wr_report *r, const struct wp_module *m, int32_t
 	return *out < 0 ? -1 : 0;
 }
 
+int wr_find_ctx(const struct wr_report *r, uint32_t parent, int32_t module, uint64_t offset,
+		uint32_t *out)
+{
+	return wr_map_get(&r->ctx_map, (uint64_t)parent << 32 | (uint32_t)module, offset, out) ? 0
+												 : -1;
+}
+
 static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
 		      uint64_t offset, uint32_t *out)
 {
 	uint64_t a = (uint64_t)parent << 32 | (uint32_t)module;
 	struct wr_ctx *c;
 
-	if (wr_map_get(&r->ctx_map, a, offset, out))
+	if (!wr_find_ctx(r, parent, module, offset, out))
 		return 0;
 	if (r->nctxs >= WR_NONE ||
 	    wr_grow((void **)&r->ctxs, &r->cap_ctxs, r->nctxs + 1, sizeof(*r->ctxs)) ||
@@ -133,6 +162,14 @@ static int intern_ctx(struct wr_report *r, uint32_t parent, int32_t module,
 	c->ns = 0;
 	*out = (uint32_t)r->nctxs++;
 	return 0;
+}
+
+uint32_t wr_find_pair(const struct wr_report *r, uint32_t watch, uint32_t trap, char kind)
+{
+	uint32_t idx;
+
+	return wr_map_get(&r->pair_map, (uint64_t)watch << 32 | trap, (uint8_t)kind, &idx) ? idx
+											  : WR_NONE;
 }
 
 /* Pairs are one when their contexts and their kind (rvn, share) are. */
@@ -234,6 +271,10 @@ static int add_process(struct wr_report *r, const struct wp_profile *p)
 	r->nprocs++;		/* now wr_report_free() owns what follows */
 	pr->pid = p->pid;
 	pr->incomplete = p->incomplete;
+	pr->rank = p->rank;
+	pr->world_size = p->world_size;
+	if (p->host && !(pr->host = strdup(p->host)))
+		return -1;
 	pr->file = strdup(p->path);
 	pr->args = calloc(p->nargs ? p->nargs : 1, sizeof(*pr->args));
 	pr->tids = calloc(p->nthreads ? p->nthreads : 1, sizeof(*pr->tids));

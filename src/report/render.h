@@ -72,7 +72,8 @@ int wr_text_contexts(FILE *out, const struct wr_report *r, struct wr_symbolizer 
 void wr_json_key(FILE *out, const char *key, int *first);
 /* Frames as an array of objects, leaf first. */
 void wr_json_frames(FILE *out, const struct wr_report *r, const struct wr_frame *f, long n);
-/* "processes":[pids],"process_details":[...] (no leading comma). */
+/* "processes":[pids],"process_details":[...],"ranks":[...],"hosts":[...]
+ * (no leading comma). */
 void wr_json_processes(FILE *out, const struct wr_report *r);
 /* A process's command line as an array of strings. */
 void wr_json_args(FILE *out, const struct wr_process *p);

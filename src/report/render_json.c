@@ -5,6 +5,7 @@
  * JSON must be UTF-8, so invalid sequences become U+FFFD. Byte counts are
  * printed with their three decimals, exactly as summed.
  */
+#include "report/ranks.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -238,9 +239,23 @@ void wr_json_processes(FILE *out, const struct wr_report *r)
 		for (j = 0; j < p->ntids; j++)
 			fprintf(out, "%s%llu", j ? "," : "",
 				(unsigned long long)p->tids[j]);
-		fputs("]}", out);
+		fputc(']', out);
+		wr_json_key(out, "host", &first);
+		wr_json_string(out, p->host);
+		wr_json_key(out, "rank", &first);
+		if (p->rank >= 0)
+			fprintf(out, "%lld", (long long)p->rank);
+		else
+			fputs("null", out);
+		wr_json_key(out, "world_size", &first);
+		if (p->world_size)
+			fprintf(out, "%llu", (unsigned long long)p->world_size);
+		else
+			fputs("null", out);
+		fputc('}', out);
 	}
-	fputc(']', out);
+	fputs("],", out);
+	wr_json_ranks(out, r);
 }
 
 /* "stats":{every stat, summed}. */
@@ -382,6 +397,11 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 		if (put_pair(out, r, s, &r->pairs[r->ranked[i]]))
 			return -1;
 	}
-	fputs("]}\n", out);
+	fputc(']', out);
+	if (r->ranks) {
+		fputc(',', out);
+		wr_json_by_rank(out, r);
+	}
+	fputs("}\n", out);
 	return 0;
 }

@@ -7,6 +7,7 @@
  * what it counts and what it is a fraction of.
  */
 #include "report/names.h"
+#include "report/ranks.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -162,6 +163,7 @@ void wr_text_processes(FILE *out, const struct wr_report *r)
 	if (r->nprocs > MAX_LISTED)
 		fprintf(out, " and %zu more processes", r->nprocs - MAX_LISTED);
 	fputc('\n', out);
+	wr_text_ranks(out, r);
 }
 
 static int same_command(const struct wr_process *a, const struct wr_process *b)
@@ -505,14 +507,19 @@ static int print_pair(FILE *out, const struct wr_report *r,
 	 * computed it again. */
 	static const char *const value_tags[2] = { "first:", "again:" };
 	const struct wr_pair *pr = &r->pairs[r->ranked[rank]];
+	int ret;
 
 	if (!r->tool->counts_executions) {
 		print_waste_head(out, r, pr, rank);
-		return wr_text_contexts(out, r, s, pr, r->tool->relation, access_tags);
+		ret = wr_text_contexts(out, r, s, pr, r->tool->relation, access_tags);
+	} else {
+		fprintf(out, "\n#%zu  %.1f%% of redundant executions   (%s, %llu redundant)\n",
+			rank + 1, 100.0 * wr_share(r, pr), wr_kind_name(pr->kind),
+			(unsigned long long)pr->count);
+		ret = wr_text_contexts(out, r, s, pr, r->tool->relation, value_tags);
 	}
-	fprintf(out, "\n#%zu  %.1f%% of redundant executions   (%s, %llu redundant)\n", rank + 1,
-		100.0 * wr_share(r, pr), wr_kind_name(pr->kind), (unsigned long long)pr->count);
-	return wr_text_contexts(out, r, s, pr, r->tool->relation, value_tags);
+	wr_text_pair_ranks(out, r, rank);
+	return ret;
 }
 
 int wr_render_text(FILE *out, const struct wr_report *r,

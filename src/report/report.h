@@ -19,6 +19,7 @@
 
 struct wr_loops;
 struct wr_shares;
+struct wr_ranks;
 
 #define WR_ROOT 0		/* the context with no frames */
 #define WR_NONE UINT32_MAX
@@ -60,6 +61,9 @@ struct wr_process {
 	uint64_t *tids;		/* distinct, sorted by wr_report_finish() */
 	size_t ntids;
 	int incomplete;
+	char *host;		/* NULL when the profile does not say */
+	int64_t rank;		/* a launcher's rank, -1: none (ranks.h) */
+	uint64_t world_size;	/* its job's ranks, 0: unknown */
 };
 
 struct wr_report {
@@ -85,9 +89,12 @@ struct wr_report {
 	struct wr_stat *stats;	/* summed by name, in order of appearance */
 	size_t nstats;
 
-	/* Set before wr_load(): merge only this process (0: all). */
+	/* Set before wr_load(): merge only this process (0: all), only the
+	 * processes of this rank (-1, as wr_report_new() leaves it: all). */
 	uint64_t only_pid;
+	int64_t only_rank;
 	size_t nloaded;		/* profiles merged */
+	struct wr_ranks *ranks;	/* --by-rank: the ranked pairs' spread (ranks.h); NULL: none */
 
 	/* Set by wr_report_finish(). */
 	uint64_t waste_milli, use_milli, approx_milli;
@@ -174,5 +181,22 @@ const char *wr_kind_name(char kind);
  */
 int wr_load(struct wr_report *r, char *const *paths, int npaths,
 	    char *err, size_t errlen);
+
+/* The same reading, each profile handed to fn instead (its return
+ * value, non-zero with a message in err, stops the reading). */
+typedef int wr_profile_fn(void *ctx, const struct wp_profile *p, char *err, size_t errlen);
+int wr_load_each(char *const *paths, int npaths, wr_profile_fn *fn, void *ctx,
+		 char *err, size_t errlen);
+
+/* Whether r merges p: its only_pid and only_rank select it. */
+int wr_selected(const struct wr_report *r, const struct wp_profile *p);
+
+/* Without adding anything: the report's module (path, build_id), or -1;
+ * the context (parent, module, offset) in *out, 0, or -1 when it has
+ * none; the pair of the two contexts (and rvn kind), or WR_NONE. */
+int32_t wr_find_module(const struct wr_report *r, const char *path, const char *build_id);
+int wr_find_ctx(const struct wr_report *r, uint32_t parent, int32_t module, uint64_t offset,
+		uint32_t *out);
+uint32_t wr_find_pair(const struct wr_report *r, uint32_t watch, uint32_t trap, char kind);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "core/contract.h"
+#include "core/job_here.h"
 #include "core/outfile.h"
 #include "core/outname.h"
 #include "core/profile.h"
@@ -27,6 +28,7 @@ static uint64_t start_ns, start_cpu_ns;
 static int unsampled_threads;
 static char cmdline[1 << 16];
 static size_t cmdline_len;
+static struct core_job job;	/* read when the image starts: not on a crash path */
 
 void wt_profile_reset(void)
 {
@@ -35,6 +37,7 @@ void wt_profile_reset(void)
 
 	start_ns = core_clock_ns(CLOCK_REALTIME);
 	start_cpu_ns = core_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	core_job_here(&job);
 	unsampled_threads = 0;
 	cmdline_len = 0;
 	if (fd < 0)
@@ -253,14 +256,15 @@ static void write_thread(const struct wt_thread *t, int nmods)
 	}
 }
 
-/* <outdir>/<program>-<pid>.witch, or -<n> after it if an earlier image of
- * this pid (before an exec) already wrote one. */
+/* <outdir>/<program>-<pid>.witch (a launcher's rank: with its host and
+ * rank before the pid), or -<n> after it if an earlier image of this pid
+ * (before an exec) already wrote one. */
 int wt_profile_write(int complete, char *path_out, size_t cap)
 {
 	extern char *program_invocation_short_name;
 	static char path[4200], tmp[4210];
 	struct core_outname name = { wt_cfg.outdir, program_invocation_short_name, '-',
-				     (uint64_t)getpid(), PROFILE_SUFFIX };
+				     (uint64_t)getpid(), PROFILE_SUFFIX, &job };
 	struct wt_thread *t;
 	int nmods, saved = errno, rc, fd;
 
@@ -296,6 +300,7 @@ int wt_profile_write(int complete, char *path_out, size_t cap)
 	}
 	core_profile_kv_u64(&out, "registers", wt_cfg.samples_only ? 0 : (uint64_t)wt_cfg.registers);
 	core_profile_kv_u64(&out, "pid", (uint64_t)getpid());
+	core_profile_job(&out, &job);
 	core_profile_kv_u64(&out, "start_ns", start_ns);
 	core_profile_kv_u64(&out, "end_ns", core_clock_ns(CLOCK_REALTIME));
 	core_profile_kv(&out, "status", complete ? "complete" : "incomplete");

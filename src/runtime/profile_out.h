@@ -8,7 +8,8 @@
 
 void wt_profile_reset(void);	/* start of a process image (init, fork child) */
 void wt_count_unsampled_thread(void);
-/* Write <outdir>/<program>-<pid>.witch; complete=0 on a crash path.
+/* Write <outdir>/<program>-<pid>.witch (core/outname.h); complete=0 on a
+ * crash path.
  * When path is not NULL, the file's name is copied there. */
 int wt_profile_write(int complete, char *path_out, size_t cap);
 

@@ -9,6 +9,7 @@
 #ifndef WITCH_RUNTIME_H
 #define WITCH_RUNTIME_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -353,19 +354,17 @@ void wt_kcall_syscall_begin(struct wt_thread *t, ucontext_t *uc, long nr);
 void wt_kcall_syscall_end(struct wt_thread *t, ucontext_t *uc);
 
 /* unwind.c */
-/*
- * Non-zero while the thread is in the dynamic loader's dlopen, dlmopen,
- * dlclose or dl_iterate_phdr (loader.c): it may hold the loader's lock,
- * which unwinding takes (libunwind finds a PC's module with
- * dl_iterate_phdr), so a handler that interrupted it must not unwind.
- * wt_unwind and wt_proc_bounds then fail, as where unwinding fails.
- */
-extern __thread int wt_in_loader __attribute__((tls_model("initial-exec")));
-
 int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
 	      uintptr_t *proc_end);
 void wt_unwind_init(void);
 int wt_proc_bounds(uintptr_t ip, uintptr_t *start, uintptr_t *end);
+/* loaderlock.c: find the dynamic loader's lock (at init, not in a
+ * handler); whether a handler must not unwind now, its thread maybe in
+ * the middle of taking or releasing it (async-signal-safe); the lock
+ * found (NULL: none). */
+void wt_loader_lock_find(void);
+int wt_loader_busy(void);
+const volatile pthread_mutex_t *wt_loader_lock(void);
 
 /* craft.c: what each craft samples and how it judges a trap */
 int wt_craft_wants_store(void);

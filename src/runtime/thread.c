@@ -19,6 +19,7 @@
 #include "core/env.h"
 #include "core/image.h"
 #include "core/interpose.h"
+#include "core/job.h"
 #include "core/thread.h"
 #include "core/tool.h"
 #include "runtime/profile_out.h"
@@ -464,13 +465,17 @@ void tool_process_ended(int complete, int status)
 }
 
 /* exec replaces the image: write what it measured (a vfork child must not:
- * the memory, and so the profile, are its parent's). */
-void tool_before_exec(void)
+ * the memory, and so the profile, are its parent's). An image that runs a
+ * launcher (MPI's singleton start runs orted so) was starting it: not the
+ * application's work, no profile. */
+void tool_before_exec(const char *path)
 {
 	written_before_exec[0] = 0;
 	if (!active || !core_image_ours())
 		return;
 	wt_stopping = 1;
+	if (core_job_is_launcher(path))
+		return;
 	if (wt_profile_write(1, written_before_exec, sizeof(written_before_exec)) < 0)
 		written_before_exec[0] = 0;
 }
@@ -517,7 +522,11 @@ extern const char __etext[] __attribute__((visibility("hidden")));
 
 __attribute__((constructor)) static void witch_init(void)
 {
-	if (read_config() < 0)
+	extern char *program_invocation_short_name;
+
+	/* A launcher's own process (mpirun, orted...) is not the application;
+	 * the ranks it starts keep the environment and are measured. */
+	if (read_config() < 0 || core_job_is_launcher(program_invocation_short_name))
 		return;
 	wt_cfg.own_text_lo = (uintptr_t)__ehdr_start;
 	wt_cfg.own_text_hi = (uintptr_t)__etext;

@@ -7,18 +7,19 @@
 
 #include "runtime/runtime.h"
 
-__thread int wt_in_loader __attribute__((tls_model("initial-exec")));
-
 void wt_unwind_init(void)
 {
-	/* Per-thread caches avoid libunwind's global lock inside handlers. */
+	/* Per-thread caches avoid libunwind's global lock inside handlers;
+	 * the loader's lock is watched (loaderlock.c). */
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	wt_loader_lock_find();
 }
 
 /*
  * Fill pcs[] leaf first from the interrupted context: pcs[0] is the context
  * PC, the rest are return addresses. Also report the bounds of the function
- * holding the context PC (0 when unknown). Returns the number of frames.
+ * holding the context PC (0 when unknown). Returns the number of frames (0
+ * when the loader's lock is busy: wt_loader_busy).
  */
 int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
 	      uintptr_t *proc_end)
@@ -29,9 +30,8 @@ int wt_unwind(ucontext_t *uc, uintptr_t *pcs, int max, uintptr_t *proc_start,
 	int n = 0;
 
 	*proc_start = *proc_end = 0;
-	if (wt_in_loader)
-		return 0;
-	if (unw_init_local2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0)
+	if (wt_loader_busy() ||
+	    unw_init_local2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0)
 		return 0;
 	if (unw_get_proc_info(&cur, &pi) == 0) {
 		*proc_start = pi.start_ip;
@@ -51,9 +51,7 @@ int wt_proc_bounds(uintptr_t ip, uintptr_t *start, uintptr_t *end)
 {
 	unw_proc_info_t pi;
 
-	if (wt_in_loader)
-		return -1;
-	if (unw_get_proc_info_by_ip(unw_local_addr_space, ip, &pi, NULL) < 0 ||
+	if (wt_loader_busy() || unw_get_proc_info_by_ip(unw_local_addr_space, ip, &pi, NULL) < 0 ||
 	    ip < pi.start_ip || ip >= pi.end_ip)
 		return -1;
 	*start = pi.start_ip;

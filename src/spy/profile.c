@@ -20,10 +20,12 @@
 
 #include "core/buildid.h"
 #include "core/contract.h"
+#include "core/job.h"
 #include "core/outname.h"
 #include "core/profile.h"
 
 static ULong start_ns;
+static struct core_job job;
 
 static ULong now_ns(void)
 {
@@ -33,9 +35,38 @@ static ULong now_ns(void)
 	return (ULong)ts.tv_sec * 1000000000ULL + (ULong)ts.tv_nsec;
 }
 
+static const char *get_env(const char *name)
+{
+	return VG_(getenv)(name);
+}
+
+/* The host's name as uname(2) gives it (the tool has no uname): the UTS
+ * namespace's, which the file shows too. */
+static void read_host(HChar *host, SizeT cap)
+{
+	SysRes r = VG_(open)("/proc/sys/kernel/hostname", VKI_O_RDONLY, 0);
+	Int n = 0;
+
+	host[0] = 0;
+	if (sr_isError(r))
+		return;
+	n = VG_(read)((Int)sr_Res(r), host, (Int)cap - 1);
+	VG_(close)((Int)sr_Res(r));
+	host[n > 0 ? n : 0] = 0;
+	if (n > 0 && host[n - 1] == '\n')
+		host[n - 1] = 0;
+}
+
 void spy_profile_start(void)
 {
 	start_ns = now_ns();
+	core_job_from_env(&job, get_env);
+	read_host(job.host, sizeof(job.host));
+}
+
+Bool spy_is_launcher(const HChar *path)
+{
+	return core_job_is_launcher(path) ? True : False;
 }
 
 /* ---- the file, through the core's profile writer (core/profile.h) ---- */
@@ -302,14 +333,15 @@ static int exists(const HChar *path)
 	return !sr_isError(VG_(stat)(path, &st));
 }
 
-/* <outdir>/<program>-<pid>.witch, -<n> after it if an earlier image of
- * this pid (before an exec) wrote one. */
+/* <outdir>/<program>-<pid>.witch (a launcher's rank: with its host and
+ * rank before the pid), -<n> after it if an earlier image of this pid
+ * (before an exec) wrote one. */
 static void profile_path(HChar *path, SizeT cap)
 {
 	const HChar *exe = VG_(args_the_exename) ? VG_(args_the_exename) : "program";
 	const HChar *base = VG_(strrchr)(exe, '/') ? VG_(strrchr)(exe, '/') + 1 : exe;
 	struct core_outname name = { spy_cfg.outdir, base, '-', (ULong)VG_(getpid)(),
-				     PROFILE_SUFFIX };
+				     PROFILE_SUFFIX, &job };
 
 	core_outname_free(&name, path, cap, exists);
 }
@@ -359,6 +391,7 @@ const HChar *spy_profile_write(Bool complete)
 	core_profile_kv_u64(&o, "period", 0);
 	core_profile_kv_u64(&o, "registers", 0);
 	core_profile_kv_u64(&o, "pid", (ULong)VG_(getpid)());
+	core_profile_job(&o, &job);
 	core_profile_kv_u64(&o, "start_ns", start_ns);
 	core_profile_kv_u64(&o, "end_ns", now_ns());
 	core_profile_kv(&o, "status", complete ? "complete" : "incomplete");

@@ -513,7 +513,10 @@ void progress_after_fork(void);
 
 /* ---- profile.c --------------------------------------------------------- */
 
+/* A process image starts: its start time, host, and a launcher's rank. */
 void spy_profile_start(void);
+/* Whether the program at path is a launcher's own (core/job.h). */
+Bool spy_is_launcher(const HChar *path);
 /* The module lines of the modules given an id (spy_mods[].id >= 0). */
 void spy_profile_modules(struct core_profile *o);
 /* Write <outdir>/<program>-<pid>.witch; returns the path or NULL. */

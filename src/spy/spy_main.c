@@ -29,6 +29,7 @@
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -65,6 +66,7 @@ struct spy_config spy_cfg = {
 struct spy_stats spy_st;
 
 static const HChar *exec_profile;	/* written before an execve that may fail */
+static Bool launcher;	/* a launcher's own process (mpirun, orted...): never profiled */
 
 /* ---- options ---- */
 
@@ -286,7 +288,7 @@ static void on_post_deliver_signal(ThreadId tid, Int sig)
 
 static void after_fork_child(ThreadId tid)
 {
-	spy_cfg.silent = !spy_cfg.follow;
+	spy_cfg.silent = !spy_cfg.follow || launcher;
 	progress_after_fork();
 	spy_threads_after_fork(tid);
 	if (spy_cfg.tool == SPY_COUNT)
@@ -303,11 +305,33 @@ static void after_fork_child(ThreadId tid)
 
 /* ---- exec: the image about to be replaced writes its profile ---- */
 
+/* Whether the client's string at a (the program an exec runs) names a
+ * launcher; only as far as the client's memory is readable. */
+static Bool runs_launcher(Addr a)
+{
+	HChar path[256];
+	SizeT i;
+
+	for (i = 0; i + 1 < sizeof(path); i++) {
+		if ((i == 0 || (a + i) % 4096 == 0) &&
+		    !VG_(am_is_valid_for_client)(a + i, 1, VKI_PROT_READ))
+			return False;
+		path[i] = *(const HChar *)(a + i);
+		if (!path[i])
+			break;
+	}
+	path[i] = 0;
+	return spy_is_launcher(path);
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)tid; (void)nargs;
 	progress_syscall(sysno, args);
-	if ((sysno == __NR_execve || sysno == __NR_execveat) && !spy_cfg.silent) {
+	/* An image that runs a launcher (MPI's singleton start runs orted
+	 * so) was starting it: not the application's work, no profile. */
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && !spy_cfg.silent &&
+	    !runs_launcher(sysno == __NR_execve ? args[0] : args[1])) {
 		progress_clear();
 		if (spy_cfg.tool == SPY_LOOP)
 			loop_finish();
@@ -350,6 +374,11 @@ static void post_clo_init(void)
 		loop_map_load(spy_cfg.loops);
 	}
 	spy_profile_start();
+	/* A launcher's own process is not the application; the ranks it
+	 * starts are traced and write theirs. */
+	launcher = spy_is_launcher(VG_(args_the_exename));
+	if (launcher)
+		spy_cfg.silent = True;
 	progress_init();
 	if (spy_cfg.stack_clear)
 		VG_(track_die_mem_stack)(on_die_stack);

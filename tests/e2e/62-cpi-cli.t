@@ -119,4 +119,22 @@ rm "$TMP/empty"/*.witch
 for f in "$TMP/a"/*.witch; do grep -q '^tool time' "$f" && cp "$f" "$TMP/empty/"; done
 expect_error "one run's profiles only" "^witch report: .* has no profile of witch cpi's counting run" \
 	"$WITCH" report "$TMP/empty"
+
+# --run: one run each (a parallel job's ranks make them as two jobs).
+expect_error "a bad --run" '^witch cpi: --run=both is not a run; use --run=sampled' \
+	"$WITCH" cpi --run=both -- "$p"
+echo 2000000 | "$WITCH" cpi --run=sampled --rate=5000 -o "$TMP/r" -- "$p" >"$TMP/out" 2>"$TMP/err"
+is "$?" 3 "--run=sampled: the program's exit status"
+like "$(cat "$TMP/err")" '^witch cpi: sampled run .*; with a counting run \(--run=counting\) into' \
+	"... and a summary line that asks for the other run"
+echo 2000000 | "$WITCH" cpi --run=counting -o "$TMP/r" -- "$p" >"$TMP/out" 2>/dev/null
+is "$?" 3 "--run=counting: the program's exit status"
+is "$(cat "$TMP/out")" "$(echo 2000000 | "$p")" "... and output: alone, the counting run is the program's"
+"$WITCH" report --format=json "$TMP/r" >"$TMP/rj" 2>/dev/null
+is "$(jq -r '.totals | "\(.sampled_processes) \(.counted_processes)"' "$TMP/rj")" "1 1" \
+	"the report joins the two runs"
+before=$(grep -l '^tool count' "$TMP/r"/*.witch)
+echo 2000000 | "$WITCH" cpi -q --run=sampled --rate=5000 -o "$TMP/r" -- "$p" >/dev/null 2>&1
+is "$(ls "$TMP/r" | grep -c '\.witch$') $(grep -l '^tool count' "$TMP/r"/*.witch)" "2 $before" \
+	"--run=sampled again replaces the sampled run's profile, keeps the counting run's"
 done_testing

@@ -411,6 +411,12 @@ static void test_reader(void)
 		       !rc_is_profile_name("causal.") && !rc_is_profile_name("causal.12.") &&
 		       !rc_is_profile_name("causal.1..2") && !rc_is_profile_name("x.witch"),
 	       "causal.PID and causal.PID.N names");
+	tap_ok(rc_is_profile_name("causal.hnode-7.cl.r3.123") &&
+		       rc_is_profile_name("causal.hnode-7.r0.123.1") &&
+		       !rc_is_profile_name("causal.hnode-7.r3.123.tmp") &&
+		       !rc_is_profile_name(".causal.hnode-7.r3.123.tmp") &&
+		       !rc_is_profile_name("causal.hnode-7.123") && !rc_is_profile_name("causal.r3.123"),
+	       "a launcher's ranks': causal.hHOST.rRANK.PID[.N]");
 }
 
 int main(void)

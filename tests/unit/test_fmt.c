@@ -181,8 +181,8 @@ static int exists(const char *path)
 
 static void test_names(void)
 {
-	struct core_outname witch = { "/out", "app", '-', 9, ".witch" };
-	struct core_outname causal = { "/out", "causal", '.', 123, "" };
+	struct core_outname witch = { "/out", "app", '-', 9, ".witch", NULL };
+	struct core_outname causal = { "/out", "causal", '.', 123, "", NULL };
 	char name[64], tiny[12];
 	unsigned n;
 
@@ -202,6 +202,49 @@ static void test_names(void)
 	       "after an exec, the next free number: %s", name);
 }
 
+/* A launcher's ranks: host and rank in the name, found again from it. */
+static void test_job_names(void)
+{
+	struct core_job job = { 3, 64, "node-7.cl/x" }, other = { 3, 64, "7.cl/x" };
+	struct core_job none = { -1, 0, "node-7" };
+	struct core_outname witch = { "/out", "my-app", '-', 42, ".witch", &job };
+	struct core_outname causal = { "/out", "causal", '.', 42, "", &job };
+	char name[96];
+	uint64_t rank = 0;
+
+	core_outname_put(&witch, 0, name, sizeof(name));
+	tap_ok(!strcmp(name, "/out/my-app-hnode-7.cl_x-r3-42.witch"),
+	       "a rank's profile: host (a '/' as '_') and rank before the pid: %s", name);
+	core_outname_put(&causal, 1, name, sizeof(name));
+	tap_ok(!strcmp(name, "/out/causal.hnode-7.cl_x.r3.42.1"), "a rank's causal profile: %s", name);
+	witch.job = &none;
+	core_outname_put(&witch, 0, name, sizeof(name));
+	tap_ok(!strcmp(name, "/out/my-app-42.witch"), "no launcher, no host and rank: %s", name);
+
+	tap_ok(core_outname_rank_tail("my-app-hnode-7-r3-42.witch", '-', ".witch", &rank) == 14 &&
+	       rank == 3, "the rank tail is found from the right");
+	tap_ok(core_outname_rank_tail("my-app-hnode-r7-r3-42-2.witch", '-', ".witch", &rank) == 15 &&
+	       rank == 3, "... after an exec's number, whatever the host holds");
+	tap_ok(core_outname_rank_tail("my-app-r3-42-2-1.witch", '-', ".witch", &rank) < 0,
+	       "... at most two groups of digits after it");
+	tap_ok(core_outname_rank_tail("my-app-42.witch", '-', ".witch", &rank) < 0 &&
+	       core_outname_rank_tail("app-r3-42.log", '-', ".witch", &rank) < 0 &&
+	       core_outname_rank_tail("app-r3-.witch", '-', ".witch", &rank) < 0,
+	       "... and in no name without a rank, another suffix or a pid");
+	tap_ok(core_outname_rank_tail("causal.hn.1.r0.42.3", '.', "", &rank) == 11 && rank == 0,
+	       "... in causal names too");
+
+	tap_ok(core_outname_of_job("my-app-hnode-7.cl_x-r3-42.witch", '-', ".witch", &job) &&
+	       core_outname_of_job("x-hnode-7.cl_x-r3-42-1.witch", '-', ".witch", &job),
+	       "a rank's own files are told by name");
+	tap_ok(!core_outname_of_job("my-app-hnode-7.cl_x-r4-42.witch", '-', ".witch", &job) &&
+	       !core_outname_of_job("my-app-hnode-8.cl_x-r3-42.witch", '-', ".witch", &job) &&
+	       !core_outname_of_job("my-app-hnode-7.cl_x-r3-42.witch", '-', ".witch", &other) &&
+	       !core_outname_of_job("my-app-42.witch", '-', ".witch", &job) &&
+	       !core_outname_of_job("my-app-hnode-7.cl_x-r3-42.witch", '-', ".witch", &none),
+	       "... not another rank's, another host's (nor one whose name ends the same), nor unranked ones");
+}
+
 int main(void)
 {
 	test_numbers();
@@ -210,5 +253,6 @@ int main(void)
 	test_escape();
 	test_profile_lines();
 	test_names();
+	test_job_names();
 	return tap_done();
 }

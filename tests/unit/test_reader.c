@@ -201,6 +201,39 @@ static void test_valid(void)
 	wp_free(p);
 }
 
+/* A launcher's ranks: host, rank and world size, each optional (a
+ * profile from before them has none). */
+static void test_job_lines(void)
+{
+	struct wp_profile *p = NULL;
+	char err[512];
+	const char *t;
+
+	tap_ok(parse(valid, strlen(valid), &p, err, sizeof(err)) == 0 && p && !p->host &&
+	       p->rank == -1 && p->world_size == 0, "no host, rank or world_size lines: none");
+	wp_free(p);
+	p = NULL;
+	t = with_line(7, "pid 4242\nhost node%207\nrank 3\nworld_size 4");
+	tap_ok(parse(t, strlen(t), &p, err, sizeof(err)) == 0 && p && !strcmp(p->host, "node 7") &&
+	       p->rank == 3 && p->world_size == 4, "host (unescaped), rank and world size");
+	wp_free(p);
+	p = NULL;
+	t = with_line(7, "pid 4242\nrank 0");
+	tap_ok(parse(t, strlen(t), &p, err, sizeof(err)) == 0 && p && !p->host && p->rank == 0 &&
+	       p->world_size == 0, "a rank whose world size the launcher did not give");
+	wp_free(p);
+	expect_error(with_line(7, "pid 4242\nworld_size 4"), "world_size line but no rank",
+		     "a world size without a rank");
+	expect_error(with_line(7, "pid 4242\nrank 4\nworld_size 4"), "says rank 4 of a world of 4",
+		     "a rank not below the world size");
+	expect_error(with_line(7, "pid 4242\nrank 0\nworld_size 0"), ":9: world_size 0",
+		     "a world of no rank");
+	expect_error(with_line(7, "pid 4242\nrank -1"), ":8: bad rank", "a negative rank");
+	expect_error(with_line(7, "pid 4242\nhost a\nhost b"), ":9: second host line",
+		     "two host lines");
+	expect_error(with_line(7, "pid 4242\nhost a%2"), "malformed", "a badly escaped host");
+}
+
 /* The runtime numbers modules by first use but lists them by address. */
 static void test_module_order(void)
 {
@@ -738,6 +771,7 @@ int main(void)
 	snprintf(valid, sizeof(valid), "%send 21\n", valid_body);
 	test_escape();
 	test_valid();
+	test_job_lines();
 	test_module_order();
 	test_truncated();
 	test_corrupt();
