@@ -57,7 +57,7 @@ ok $? "causal_frac runs under the runtime"
 cmp -s "$TMP/n.out" "$TMP/w.out"; ok $? "same output"
 f=$(ls "$TMP"/a/causal.* 2>/dev/null | head -n 1)
 ok $([ -n "$f" ] && [ -s "$f" ]; echo $?) "a profile causal.PID"
-like "$(head -n 1 "$f")" "^witch-causal	version=1	pid=[0-9]+	command=.*causal_frac 0.5 300$" "header"
+like "$(head -n 1 "$f")" "^witch-causal	version=1	pid=[0-9]+	host=[^	]+	command=.*causal_frac 0.5 300$" "header"
 like "$(sed -n 2p "$f")" "^startup	time=[0-9]{18,}$" "startup time"
 like "$(grep '^progress' "$f")" "name=.*causal_frac.c:[0-9]+	kind=throughput" "COZ_PROGRESS of coz.h registered (the ABI)"
 like "$(grep -c '^experiment' "$f")" "^[1-9][0-9]*$" "experiments"
