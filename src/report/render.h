@@ -75,6 +75,8 @@ void wr_json_frames(FILE *out, const struct wr_report *r, const struct wr_frame 
 /* "processes":[pids],"process_details":[...],"ranks":[...],"hosts":[...]
  * (no leading comma). */
 void wr_json_processes(FILE *out, const struct wr_report *r);
+/* A pairs profile's JSON up to its processes, "{" first (render_json.c). */
+void wr_json_head(FILE *out, const struct wr_report *r, int *first);
 /* A process's command line as an array of strings. */
 void wr_json_args(FILE *out, const struct wr_process *p);
 /* "stats":{every stat, summed}. */

@@ -357,6 +357,35 @@ static void put_totals(FILE *out, const struct wr_report *r)
 	fputc('}', out);
 }
 
+/* The fields a pairs profile's JSON opens with, from its tool to its
+ * processes: "{" and those, *first updated. */
+void wr_json_head(FILE *out, const struct wr_report *r, int *first)
+{
+	fputc('{', out);
+	wr_json_key(out, "tool", first);
+	wr_json_string(out, r->tool->name);
+	if (r->by) {
+		wr_json_key(out, "by", first);
+		wr_json_string(out, r->by);
+	}
+	wr_json_key(out, "source", first);
+	wr_json_string(out, r->source);
+	wr_json_key(out, "rate_hz", first);
+	fprintf(out, "%llu", (unsigned long long)r->rate_hz);
+	wr_json_key(out, "period", first);
+	fprintf(out, "%llu", (unsigned long long)r->period);
+	wr_json_key(out, "spread", first);
+	fprintf(out, "%llu", (unsigned long long)r->spread);
+	wr_json_key(out, "reach", first);
+	fprintf(out, "%llu", (unsigned long long)r->reach);
+	wr_json_key(out, "mixed_rates", first);
+	fputs(r->mixed_rates ? "true" : "false", out);
+	wr_json_key(out, "command", first);
+	wr_json_args(out, &r->procs[0]);
+	fputc(',', out);
+	wr_json_processes(out, r);
+}
+
 int wr_render_json(FILE *out, const struct wr_report *r,
 		   struct wr_symbolizer *s, size_t top)
 {
@@ -364,29 +393,7 @@ int wr_render_json(FILE *out, const struct wr_report *r,
 	int first = 1;
 	size_t i;
 
-	fputc('{', out);
-	wr_json_key(out, "tool", &first);
-	wr_json_string(out, r->tool->name);
-	if (r->by) {
-		wr_json_key(out, "by", &first);
-		wr_json_string(out, r->by);
-	}
-	wr_json_key(out, "source", &first);
-	wr_json_string(out, r->source);
-	wr_json_key(out, "rate_hz", &first);
-	fprintf(out, "%llu", (unsigned long long)r->rate_hz);
-	wr_json_key(out, "period", &first);
-	fprintf(out, "%llu", (unsigned long long)r->period);
-	wr_json_key(out, "spread", &first);
-	fprintf(out, "%llu", (unsigned long long)r->spread);
-	wr_json_key(out, "reach", &first);
-	fprintf(out, "%llu", (unsigned long long)r->reach);
-	wr_json_key(out, "mixed_rates", &first);
-	fputs(r->mixed_rates ? "true" : "false", out);
-	wr_json_key(out, "command", &first);
-	wr_json_args(out, &r->procs[0]);
-	fputc(',', out);
-	wr_json_processes(out, r);
+	wr_json_head(out, r, &first);
 	wr_json_key(out, "totals", &first);
 	put_totals(out, r);
 	wr_json_key(out, "pairs", &first);

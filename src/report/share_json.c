@@ -166,25 +166,7 @@ int wr_share_render_json(FILE *out, const struct wr_report *r, struct wr_symboli
 	size_t shown = top && top < r->nranked ? top : r->nranked, i;
 	int first = 1;
 
-	fputc('{', out);
-	wr_json_key(out, "tool", &first);
-	wr_json_string(out, r->tool->name);
-	wr_json_key(out, "source", &first);
-	wr_json_string(out, r->source);
-	wr_json_key(out, "rate_hz", &first);
-	fprintf(out, "%llu", (unsigned long long)r->rate_hz);
-	wr_json_key(out, "period", &first);
-	fprintf(out, "%llu", (unsigned long long)r->period);
-	wr_json_key(out, "spread", &first);
-	fprintf(out, "%llu", (unsigned long long)r->spread);
-	wr_json_key(out, "reach", &first);
-	fprintf(out, "%llu", (unsigned long long)r->reach);
-	wr_json_key(out, "mixed_rates", &first);
-	fputs(r->mixed_rates ? "true" : "false", out);
-	wr_json_key(out, "command", &first);
-	wr_json_args(out, &r->procs[0]);
-	fputc(',', out);
-	wr_json_processes(out, r);
+	wr_json_head(out, r, &first);
 	wr_json_key(out, "totals", &first);
 	put_totals(out, r);
 	wr_json_key(out, "pairs", &first);
