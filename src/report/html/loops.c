@@ -18,14 +18,11 @@ int wr_html_loops(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
 	const struct wr_loops *l = r->loops;
 	size_t shown = top && top < l->nrows ? top : l->nrows, i;
 	struct wr_sources src = { 0 };
-	char title[256];
 	FILE *d;
 	int ret;
 
-	snprintf(title, sizeof(title), "witch report: %s (%s)", r->tool->what, r->tool->method);
-	if (!(d = html_begin(out, title)))
+	if (!(d = html_begin_report(out, r)))
 		return -1;
-	fputs("{\"report\":", d);
 	ret = wr_loop_render_json(d, r, s, top);
 	fputs(",\"chains\":[", d);
 	for (i = 0; i < shown && !ret; i++) {

@@ -6,6 +6,7 @@
  */
 #include "report/html/page.h"
 #include "report/render.h"
+#include "report/report.h"
 #include "report/symbolize.h"
 
 #include <stdlib.h>
@@ -73,6 +74,17 @@ FILE *html_begin(FILE *out, const char *title)
 	      "in a terminal.</p></noscript></main>\n"
 	      "<script type=\"application/json\" id=\"witch-data\">", out);
 	return fopencookie(out, "w", io);
+}
+
+FILE *html_begin_report(FILE *out, const struct wr_report *r)
+{
+	char title[256];
+	FILE *d;
+
+	snprintf(title, sizeof(title), "witch report: %s (%s)", r->tool->what, r->tool->method);
+	if ((d = html_begin(out, title)))
+		fputs("{\"report\":", d);
+	return d;
 }
 
 int html_end(FILE *out, FILE *data, const char *script)

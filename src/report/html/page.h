@@ -28,6 +28,11 @@ extern const struct html_asset html_assets[];
  */
 FILE *html_begin(FILE *out, const char *title);
 
+/* html_begin for a profile of r's tool, titled as its text report is,
+ * the data opened with {"report": (the JSON report comes next). */
+struct wr_report;
+FILE *html_begin_report(FILE *out, const struct wr_report *r);
+
 /* Close data and end the page with its scripts: page.js, then script
  * (the kind's, such as "pairs.js"). -1 when writing failed. */
 int html_end(FILE *out, FILE *data, const char *script);

@@ -102,14 +102,11 @@ int wr_html_pairs(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
 	struct folded_by by = { r, s, 0 };
 	/* The pairs shown, as in the text report: those with waste. */
 	size_t shown = top && top < r->nwaste ? top : r->nwaste;
-	char title[256];
 	FILE *d;
 	int ret;
 
-	snprintf(title, sizeof(title), "witch report: %s (%s)", r->tool->what, r->tool->method);
-	if (!(d = html_begin(out, title)))
+	if (!(d = html_begin_report(out, r)))
 		return -1;
-	fputs("{\"report\":", d);
 	ret = wr_render_json(d, r, s, top);
 	fputc(',', d);
 	put_words(d, r->tool);
