@@ -2,8 +2,8 @@
 # Samples and traps that interrupt a thread taking or releasing the
 # dynamic loader's lock (dl_iterate_phdr, dlopen, dlclose) must not
 # unwind: libunwind takes that lock too, and the program waited for ever
-# (an Open MPI rank, which dlopens its components, hung; phdr_loop hung
-# in 3 of 6 runs under --craft=dead before loaderlock.c).
+# (an Open MPI rank, which dlopens its components, hung, and so did
+# phdr_loop under --craft=dead before loaderlock.c).
 . "$(dirname "$0")/lib.sh"
 needs_debug_registers
 
