@@ -705,29 +705,6 @@ static void judge_value(struct rctx *c, Int i, Int k)
 	call_0(c->out, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(site_of(c, k), h), NULL);
 }
 
-/*
- * The instructions' sites, one per address whatever translations hold it:
- * a translation made again (each burst discards them all) finds its
- * sites, their rings and their loads' names as it left them, instead of
- * leaking new ones.
- */
-static SpyAddrMap sites_by_pc;
-
-static RvnSite *site_at(Addr pc)
-{
-	static UInt next_id = 1;
-	RvnSite *s = spy_addrmap_get(&sites_by_pc, pc);
-
-	if (s)
-		return s;
-	s = VG_(calloc)("witchspy.rvn.sites", 1, sizeof(*s));
-	s->site.pc = pc;
-	s->site.node = s->site.alt_node = SPY_NO_NODE;
-	s->id = next_id++;
-	spy_addrmap_put(&sites_by_pc, pc, s);
-	return s;
-}
-
 /* The translation's sites, by instruction (the array goes with it). */
 static RvnSite **new_sites(IRSB *in, Int ninsn)
 {
@@ -736,7 +713,7 @@ static RvnSite **new_sites(IRSB *in, Int ninsn)
 
 	for (i = 0; i < in->stmts_used; i++)
 		if (in->stmts[i]->tag == Ist_IMark)
-			s[k++] = site_at((Addr)in->stmts[i]->Ist.IMark.addr);
+			s[k++] = rvn_site_at((Addr)in->stmts[i]->Ist.IMark.addr);
 	return s;
 }
 

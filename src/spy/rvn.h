@@ -20,22 +20,51 @@
 
 #include "spy.h"
 
-/* One judged instruction: its context handle (as the other tools') and
- * the numbers it made, the last RVN_KEEP of which the table keeps. */
+/* One judged instruction: its context handles and the numbers it made,
+ * the last RVN_KEEP of which the table keeps. */
 #define RVN_KEEP 4
 
+/*
+ * An instruction's handle in a calling context is the context tree's
+ * child of that context for it (spy_cct_child): a lookup in a table of
+ * every node, a cache miss where a program has many contexts. A function
+ * called from many places runs its instructions in several contexts in
+ * turn (sqlite3 under rvn looked up a node for half of its events with
+ * the last two kept): each instruction keeps its last RVN_CONTEXTS,
+ * most recent first.
+ */
+#define RVN_CONTEXTS 4
+
 typedef struct {
-	SpySite site;
+	UInt ctx[RVN_CONTEXTS];	/* spy_cur_node when it ran; SPY_NO_NODE: none */
+	UInt handle[RVN_CONTEXTS];	/* its node in ctx[i] */
 	UInt epoch;		/* the burst its rings below are of */
 	UInt id;		/* 1, 2, ...: a load's name in the cells it read */
-	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
 	UInt nkept, next_out;
+	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
+	Addr pc;
+	SpyMemo memo;		/* its redundant events while they go to one pair */
 	/* --by=value: its last results' operator and operands, hashed, and
 	 * their contexts (spy_cfg.history of each, allocated when first run) */
 	ULong *seen;
 	UInt *seen_node;
 	UInt nseen, next_seen;
 } RvnSite;
+
+/* The site of the instruction at pc, one whatever translations hold it
+ * (rvn_sites.c). */
+RvnSite *rvn_site_at(Addr pc);
+UInt rvn_site_resolve(RvnSite *s);
+/* Every site's memo: added to its pair, or emptied (spy_memos_flush and
+ * spy_memos_drop). */
+void rvn_memos_flush(void);
+void rvn_memos_drop(void);
+
+/* The site's handle in the current context. */
+static inline UInt rvn_site_handle(RvnSite *s)
+{
+	return LIKELY(s->ctx[0] == spy_cur_node) ? s->handle[0] : rvn_site_resolve(s);
+}
 
 /* Flags of a load or store, beside its size. */
 #define RVN_SIZE(f) ((f) & 0xff)

@@ -157,20 +157,27 @@ static void mem_put(Addr a, UInt n, ULong vn, UInt node)
 
 /* ---- judging ---- */
 
-static void redundant(UInt first, UInt again, int kind)
+/* A redundant event of site s, counted in its memo while its events go
+ * to one pair: a pair's record is seldom in the cache, the site's is. */
+static void redundant(RvnSite *s, UInt first, UInt again, int kind)
 {
-	SpyPair *p;
+	SpyMemo *m = &s->memo;
 
 	if (!spy_cur)
 		return;
-	p = spy_pair(&spy_cur->pairs, first, again);
-	p->count++;
+	if (UNLIKELY(m->t != spy_cur || m->p.watch != first || m->p.trap != again)) {
+		spy_memo_flush(m);
+		m->t = spy_cur;
+		m->p.watch = first;
+		m->p.trap = again;
+	}
+	m->p.count++;
 	if (kind == 'c')
-		p->waste++;
+		m->p.waste++;
 	else if (kind == 'l')
-		p->use++;
+		m->p.use++;
 	else
-		p->approx++;
+		m->p.approx++;
 }
 
 /*
@@ -187,9 +194,10 @@ ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 	ULong vn = mem_vn(a, n, &first);
 	struct cell *c;
 
-	node = spy_site_handle(&s->site);
+	/* The load's context only where it is needed: most loads are
+	 * neither the first read nor redundant. */
 	if (!vn) {
-		fill(a, n, node);
+		fill(a, n, rvn_site_handle(s));
 		vn = mem_vn(a, n, &first);
 	}
 	if (flags & RVN_IMPLICIT)
@@ -198,7 +206,8 @@ ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 	c = cell_at(a, True);
 	if (c->reader == s->id) {
 		rvn_st.redundant_loads++;
-		redundant(node, node, 'l');
+		node = rvn_site_handle(s);
+		redundant(s, node, node, 'l');
 	}
 	c->reader = s->id;
 	return vn;
@@ -206,13 +215,13 @@ ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 
 void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
 {
-	UInt n = RVN_SIZE(flags), first, node = spy_site_handle(&s->site);
+	UInt n = RVN_SIZE(flags), first, node = rvn_site_handle(s);
 
 	if (!(flags & RVN_IMPLICIT)) {
 		rvn_st.stores++;
 		if (mem_vn(a, n, &first) == vn && first) {
 			rvn_st.redundant_stores++;
-			redundant(first, node, 's');
+			redundant(s, first, node, 's');
 			return;		/* the location keeps who put it there first */
 		}
 	}
@@ -295,7 +304,7 @@ static void keep(RvnSite *s, ULong key)
 VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn)
 {
 	ULong key = rvn_mix(vn, (ULong)(Addr)spy_cur) | 1;
-	UInt node = spy_site_handle(&s->site);
+	UInt node = rvn_site_handle(s);
 	UWord i;
 
 	current(s);
@@ -305,7 +314,7 @@ VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn)
 	i = comp_slot(key);
 	if (comps[i].key) {
 		rvn_st.redundant_computations++;
-		redundant(comps[i].node, node, 'c');
+		redundant(s, comps[i].node, node, 'c');
 		return;
 	}
 	comps[i].key = key;
@@ -319,7 +328,7 @@ VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn)
  * the threads' results mix; a thread's own came mostly last anyway. */
 VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h)
 {
-	UInt node = spy_site_handle(&s->site), j;
+	UInt node = rvn_site_handle(s), j;
 
 	current(s);
 	rvn_st.computations++;
@@ -330,7 +339,7 @@ VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h)
 	for (j = 0; j < s->nseen; j++)
 		if (s->seen[j] == h) {
 			rvn_st.redundant_computations++;
-			redundant(s->seen_node[j], node, 'c');
+			redundant(s, s->seen_node[j], node, 'c');
 			return;
 		}
 	if (s->nseen < spy_cfg.history) {
