@@ -43,6 +43,7 @@ struct rctx {
 	RvnSite **site;		/* by instruction */
 	Int sbase;		/* the shadow guest state's offset */
 	Int sp_off;
+	Int pending;		/* judged results written to rvn_pending, not judged yet */
 };
 
 /* ---- numbers in IR ---- */
@@ -534,6 +535,27 @@ static UWord flags(struct rctx *c, Int k, Int size)
 	return (UWord)size | (c->writes_sp[k] ? RVN_IMPLICIT : 0);
 }
 
+/* Judge the results written to rvn_pending (guard: NULL, or only when
+ * it holds). */
+static void judge_pending(struct rctx *c, IRExpr *guard)
+{
+	if (c->pending)
+		call_0(c->out, "rvn_judge_all", rvn_judge_all, 1, mkIRExprVec_1(hw((HWord)c->pending)),
+		       guard);
+}
+
+static void judge_later(struct rctx *c, Int k, IRExpr *vn)
+{
+	RvnPending *p = &rvn_pending[c->pending];
+
+	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, hw((HWord)&p->s), site_of(c, k)));
+	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, hw((HWord)&p->vn), vn));
+	if (++c->pending == RVN_PENDING) {
+		judge_pending(c, NULL);
+		c->pending = 0;
+	}
+}
+
 static void set_num(struct rctx *c, IRTemp t, IRExpr *v)
 {
 	addStmtToIRSB(c->out, IRStmt_WrTmp(c->vt[t], v));
@@ -568,8 +590,7 @@ static void wrtmp(struct rctx *c, Int i, Int k)
 	}
 	set_num(c, t, v);
 	if (c->counted[i])
-		call_0(c->out, "rvn_judge", rvn_judge, 2, mkIRExprVec_2(site_of(c, k),
-									IRExpr_RdTmp(c->vt[t])), NULL);
+		judge_later(c, k, IRExpr_RdTmp(c->vt[t]));
 }
 
 static void store(struct rctx *c, Int k, IRExpr *addr, IRExpr *data, IRExpr *guard)
@@ -655,7 +676,11 @@ static void stmt(struct rctx *c, Int i)
 	case Ist_Dirty:
 		dirty(c, st->Ist.Dirty.details);
 		return;
-	default:		/* Exit, PutI (x87), MBE, AbiHint, NoOp */
+	case Ist_Exit:
+		judge_pending(c, st->Ist.Exit.guard);
+		addStmtToIRSB(c->out, st);
+		return;
+	default:		/* PutI (x87), MBE, AbiHint, NoOp */
 		addStmtToIRSB(c->out, st);
 		return;
 	}
@@ -785,6 +810,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	c.out = deepCopyIRSBExceptStmts(in);
 	c.sbase = layout->total_sizeB;
 	c.sp_off = layout->offset_SP;
+	c.pending = 0;
 	c.vt = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(IRTemp));
 	c.owner = VG_(malloc)("witchspy.rvn", (in->stmts_used + 1) * sizeof(Int));
 	c.counted = VG_(calloc)("witchspy.rvn", in->stmts_used + 1, sizeof(Bool));
@@ -816,6 +842,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 		else
 			addStmtToIRSB(c.out, st);
 	}
+	judge_pending(&c, NULL);
 	if (in->jumpkind == Ijk_Call && ninsn)
 		spy_ir_push_call(c.out, ret, c.sp_off);
 	VG_(free)(c.vt);

@@ -96,10 +96,29 @@ static inline ULong rvn_mix(ULong h, ULong v)
 	return rvn_fmix((h ^ v) * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL);
 }
 
+/*
+ * Computations waiting to be judged: a translation writes each judged
+ * result's site and number here and judges them together (rvn_judge_all)
+ * before it can leave, at a side exit that is taken and at its end, so
+ * that the table's probes of one call can overlap in the cache (each is
+ * prefetched first) instead of each waiting for its own miss. They are
+ * judged in the same order as one by one, in the same calling context,
+ * and nothing else a translation calls reads what judging changes.
+ * A translation with more judged results than fit judges them earlier.
+ */
+#define RVN_PENDING 64
+
+typedef struct {
+	RvnSite *s;
+	ULong vn;
+} RvnPending;
+
+extern RvnPending rvn_pending[RVN_PENDING];
+
 /* The helpers the translations call. */
 ULong rvn_load(RvnSite *s, Addr a, UWord flags);
 void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn);
-VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn);
+VG_REGPARM(1) void rvn_judge_all(UWord n);
 VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h);
 ULong rvn_fresh(void);
 /* A helper wrote guest state at [off, off + size): fresh numbers there. */
@@ -107,6 +126,15 @@ void rvn_regs_written(UWord off, UWord size);
 
 /* The core wrote registers (a system call's result, a signal frame). */
 void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size);
+
+/* The set of computed numbers' keys (rvn_table.c): add puts key in with
+ * node, unless it is there already: then False, and *first its node. */
+void rvn_table_init(void);
+Bool rvn_table_add(ULong key, UInt node, UInt *first);
+void rvn_table_remove(ULong key);
+/* Start bringing key's place in the table into the cache. */
+void rvn_table_prefetch(ULong key);
+void rvn_table_clear(void);
 
 /* Totals for the profile's stats. */
 struct rvn_stats {
