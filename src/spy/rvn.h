@@ -148,17 +148,21 @@ struct rvn_stats {
 /*
  * --witch-burst=ON,OFF (the thesis's bursty sampling): ON instructions
  * judged, then OFF run with only the instruction count and the shadow
- * call stack, and again. The translations change at each switch: the
- * first translation to start after it is due calls rvn_switch and leaves
- * to its own start asking the core to discard every translation (the
- * exit a self-checking translation takes when its code changed), so that
- * the code is translated again for the new phase. A burst starts
- * afresh: numbers made before it are forgotten.
+ * call stack, and again. One translation serves both phases
+ * (rvn_burst.c): the first to start after a switch is due calls
+ * rvn_switch. A burst starts afresh: numbers made before it are
+ * forgotten.
  */
 extern ULong rvn_icount;	/* guest instructions so far, counted when bursting */
 extern ULong rvn_next_switch;	/* the count at which the phase changes */
-Bool rvn_judging(void);
+extern ULong rvn_on;		/* in a burst (1) or between bursts (0) */
 void rvn_switch(void);
+/* A translation's start when bursting, after its first IMark (in's
+ * statement first - 1): the switch, the count, and the copy of the code
+ * without numbers that leaves the translation between bursts; then NULL.
+ * Where no copy can leave, no copy: the condition "in a burst" instead,
+ * which each helper call of the numbered code must add to its guard. */
+IRExpr *rvn_burst_start(IRSB *in, IRSB *out, Int first, const VexGuestLayout *layout, Int ninsn);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);

@@ -372,13 +372,8 @@ void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size)
 /* ---- bursts ---- */
 
 ULong rvn_icount, rvn_next_switch;
-static Bool on = True;
+ULong rvn_on = 1;
 static ULong on_since;
-
-Bool rvn_judging(void)
-{
-	return !spy_cfg.burst_on || on;
-}
 
 static void zero_regs(ThreadId tid)
 {
@@ -398,7 +393,7 @@ static void forget_all(void)
 
 void rvn_switch(void)
 {
-	if (on) {
+	if (rvn_on) {
 		rvn_st.judged += rvn_icount - on_since;
 		rvn_next_switch = rvn_icount + spy_cfg.burst_off;
 	} else {
@@ -407,7 +402,7 @@ void rvn_switch(void)
 		rvn_st.bursts++;
 		rvn_next_switch = rvn_icount + spy_cfg.burst_on;
 	}
-	on = !on;
+	rvn_on = !rvn_on;
 }
 
 /* A forked child's profile counts from the fork, its phase's rest ahead. */
@@ -416,7 +411,7 @@ void rvn_after_fork(void)
 	ULong left = rvn_next_switch - rvn_icount;
 
 	VG_(memset)(&rvn_st, 0, sizeof(rvn_st));
-	rvn_st.bursts = on;
+	rvn_st.bursts = rvn_on;
 	on_since = 0;
 	rvn_icount = 0;
 	if (spy_cfg.burst_on)
@@ -443,7 +438,7 @@ void rvn_write_stats(struct core_profile *o)
 	core_profile_stat(o, "dropped", rvn_st.dropped);
 	if (spy_cfg.burst_on) {
 		core_profile_stat(o, "instructions", rvn_icount);
-		core_profile_stat(o, "instructions_judged", rvn_st.judged + (on ? rvn_icount - on_since : 0));
+		core_profile_stat(o, "instructions_judged", rvn_st.judged + (rvn_on ? rvn_icount - on_since : 0));
 		core_profile_stat(o, "bursts", rvn_st.bursts);
 	}
 }

@@ -20,8 +20,9 @@
 
 /*
  * The sites, one per address whatever translations hold it: a translation
- * made again (each burst discards them all) finds its sites, their rings
- * and their loads' names as it left them, instead of leaking new ones.
+ * made again (Valgrind discards them when its cache is full, or their
+ * code is unmapped) finds its sites, their rings and their loads' names
+ * as it left them, instead of leaking new ones.
  */
 static SpyAddrMap sites_by_pc;
 static RvnSite **sites;		/* all of them */
