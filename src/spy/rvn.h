@@ -100,8 +100,9 @@ static inline ULong rvn_mix(ULong h, ULong v)
  * Computations waiting to be judged: a translation writes each judged
  * result's site and number here and judges them together (rvn_judge_all)
  * before it can leave, at a side exit that is taken and at its end, so
- * that the table's probes of one call can overlap in the cache (each is
- * prefetched first) instead of each waiting for its own miss. They are
+ * that the table's probes of one call can overlap in the cache (those of
+ * its old generation are prefetched first) instead of each waiting for
+ * its own miss. They are
  * judged in the same order as one by one, in the same calling context,
  * and nothing else a translation calls reads what judging changes.
  * A translation with more judged results than fit judges them earlier.
@@ -132,7 +133,8 @@ void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size);
 void rvn_table_init(void);
 Bool rvn_table_add(ULong key, UInt node, UInt *first);
 void rvn_table_remove(ULong key);
-/* Start bringing key's place in the table into the cache. */
+/* Start bringing key's place in the table into the cache, where it may
+ * be far. */
 void rvn_table_prefetch(ULong key);
 void rvn_table_clear(void);
 
