@@ -155,8 +155,22 @@ is "$(json "$TMP/s.json" ".by_rank[$clear] | \"\(.min) \(.ranks_at_min) \(.media
 
 $MPIRUN -np 2 "$WITCH" spy --tool=loop -o "$TMP/loop" -- "$P" 10 1 2 >/dev/null 2>"$TMP/loop.err"
 ok $((! $?)) "witch spy --tool=loop under mpirun, whose two runs a rank cannot make: refused"
-like "$(grep -m1 'witch spy:' "$TMP/loop.err")" '--tool=loop runs the program twice.*this is rank [01]' \
-	"... saying why"
+like "$(grep -m1 'witch spy:' "$TMP/loop.err")" '--tool=loop runs the program twice.*this is rank [01].*--run=counting.*--run=loops' \
+	"... saying why, and how to run them"
+# ... as two jobs: each rank finds its own loops, then watches them.
+L=$TMP/loops
+$MPIRUN -np 2 "$WITCH" spy --tool=loop --run=counting -o "$L" -- "$P" 10 1 2 >"$TMP/l1.out" 2>/dev/null
+is $? 0 "witch spy --tool=loop --run=counting under mpirun"
+$MPIRUN -np 2 "$WITCH" spy --tool=loop --run=loops -o "$L" -- "$P" 10 1 2 >"$TMP/l2.out" 2>/dev/null
+is $? 0 "witch spy --tool=loop --run=loops, the next job, into the same directory"
+$MPIRUN -np 2 "$P" 10 1 2 >"$TMP/l0.out" 2>/dev/null
+cmp -s "$TMP/l0.out" "$TMP/l1.out" && cmp -s "$TMP/l0.out" "$TMP/l2.out"
+ok $? "... each job's output the program's"
+is "$(ls "$L/cfg" | grep -c '^loops-h.*-r[01]\.map$') $(ls "$L" | grep -c '\.witch$')" "2 2" \
+	"... a loop map per rank, a loop profile per rank"
+"$WITCH" report --rank=1 --format=json "$L" >"$TMP/l.json"
+is "$(json "$TMP/l.json" '"\(.tool) \(.process_details[0].rank) \(.loops | length > 0)"')" "loop 1 true" \
+	"the report of rank 1's loops"
 
 if debug_registers_fire; then
 	R=$TMP/rec
