@@ -380,9 +380,12 @@ static int causal_report(const struct report_opts *o)
 
 	memset(&p, 0, sizeof(p));
 	memset(&a, 0, sizeof(a));
-	if (o->pid || o->rank >= 0 || o->by_rank)
-		ret = fail("--pid, --rank and --by-rank apply to witch record and spy profiles; a "
-			   "causal report merges all runs (name single causal profiles to report fewer)");
+	p.one_rank = o->rank >= 0;
+	p.rank = (uint64_t)o->rank;
+	if (o->pid || o->by_rank)
+		ret = fail("--pid and --by-rank apply to witch record and spy profiles; a causal "
+			   "report merges all runs (--rank=N: one rank's; name single causal "
+			   "profiles to report fewer)");
 	else if (rc_load(&p, o->paths, o->npaths, err, sizeof(err)))
 		ret = fail("%s", err);
 	else if (rc_analyze(&p, &a))

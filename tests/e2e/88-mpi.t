@@ -86,7 +86,9 @@ expect_error "--by-rank as folded stacks" '--by-rank applies to --format=text an
 	"$WITCH" report --by-rank --format=folded "$G"
 mkdir "$TMP/causal"
 printf 'witch-causal\tversion=1\tpid=1\tcommand=x\n' >"$TMP/causal/causal.1"
-expect_error "--rank on causal profiles" '--pid, --rank and --by-rank apply to witch record and spy profiles' \
+expect_error "--by-rank on causal profiles" '--pid and --by-rank apply to witch record and spy profiles' \
+	"$WITCH" report --by-rank "$TMP/causal"
+expect_error "--rank on causal profiles without ranks" 'has no causal profile of rank 0' \
 	"$WITCH" report --rank=0 "$TMP/causal"
 
 # --- under mpirun -----------------------------------------------------------
@@ -225,6 +227,9 @@ is "$(ls "$TMP/cz" | sed 's/[0-9]*$//' | sort | tr '\n' ' ')" "causal.h$HOST.r0.
 	"a causal profile per rank, named by host and rank"
 like "$(head -n 1 "$TMP"/cz/causal.h*.r1.* | tr '\t' ' ')" "^witch-causal version=1 pid=[0-9]+ host=$HOST rank=1 world-size=2 " \
 	"... its header says so"
+is "$("$WITCH" report --format=json "$TMP/cz" 2>/dev/null | jq .runs) $("$WITCH" report --rank=1 --format=json "$TMP/cz" 2>/dev/null | jq .runs)" \
+	"2 1" "the causal report merges both ranks' runs, --rank=1 takes rank 1's"
+expect_error "--rank=5 of 2 ranks" "has no causal profile of rank 5" "$WITCH" report --rank=5 "$TMP/cz"
 "$WITCH" causal --end-to-end -o "$TMP/cz1" -- "$P" 200 0 1 >/dev/null 2>&1
 is "$(ls "$TMP/cz1" | sed 's/[0-9]*$//' | tr '\n' ' ')" "causal. " "witch causal without mpirun: one profile"
 
