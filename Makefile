@@ -116,11 +116,11 @@ $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -o $@ $< -lpthread -lunwind -lm
 
-$(B)/progs/mpi_%: tests/progs/mpi_%.c
+$(B)/progs/mpi_%: tests/progs/mpi_%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	mpicc -O2 -g -o $@ $<
 
-$(B)/progs/mpi_%-mpich: tests/progs/mpi_%.c
+$(B)/progs/mpi_%-mpich: tests/progs/mpi_%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	mpicc.mpich -O2 -g -o $@ $<
 
