@@ -43,6 +43,10 @@ PROG_MPI = $(patsubst %.c,%,$(notdir $(wildcard tests/progs/mpi_*.c)))
 ifneq ($(shell command -v mpicc),)
 PROG_BIN += $(PROG_MPI:%=$(B)/progs/%)
 endif
+# ... and built with MPICH too (NAME-mpich), where it is installed beside.
+ifneq ($(shell command -v mpicc.mpich),)
+PROG_BIN += $(PROG_MPI:%=$(B)/progs/%-mpich)
+endif
 # C++ test programs, each also built without debug information (NAME-nodebug).
 PROG_CXX_SRC = $(wildcard tests/progs/*.cc)
 PROG_BIN += $(patsubst %.cc,$(B)/progs/%,$(notdir $(PROG_CXX_SRC))) \
@@ -112,9 +116,13 @@ $(B)/progs/%: tests/progs/%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -o $@ $< -lpthread -lunwind -lm
 
-$(B)/progs/mpi_%: tests/progs/mpi_%.c
+$(B)/progs/mpi_%: tests/progs/mpi_%.c $(wildcard tests/progs/*.h)
 	@mkdir -p $(dir $@)
 	mpicc -O2 -g -o $@ $<
+
+$(B)/progs/mpi_%-mpich: tests/progs/mpi_%.c $(wildcard tests/progs/*.h)
+	@mkdir -p $(dir $@)
+	mpicc.mpich -O2 -g -o $@ $<
 
 # C++ ones as users build them, and without -g: where names come from the
 # symbol table instead of DWARF.

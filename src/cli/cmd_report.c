@@ -320,6 +320,16 @@ static int render_loops(const struct report_opts *o, struct wr_report *r,
 					: wr_loop_render_text(stdout, r, s, top);
 }
 
+/* Tool share: pairs with the cache lines they shared (report/share.h). */
+static int render_shares(const struct report_opts *o, const struct wr_report *r,
+			 struct wr_symbolizer *s)
+{
+	if (o->format == FORMAT_HTML)
+		return wr_html_share(stdout, r, s, o->top);
+	return o->format == FORMAT_JSON ? wr_share_render_json(stdout, r, s, o->top)
+					: wr_share_render_text(stdout, r, s, o->top);
+}
+
 static int render(const struct report_opts *o, struct wr_report *r)
 {
 	struct wr_symbolizer *s = wr_sym_new(r, stderr);
@@ -337,9 +347,8 @@ static int render(const struct report_opts *o, struct wr_report *r)
 		ret = wr_render_folded(stdout, r, s, o->folded_second);
 	else if (!ret && o->format == FORMAT_PPROF)
 		ret = wr_render_pprof(stdout, r, s, o->folded_second);
-	else if (!ret && r->shares)	/* tool share: pairs with their cache lines */
-		ret = o->format == FORMAT_JSON ? wr_share_render_json(stdout, r, s, o->top)
-					       : wr_share_render_text(stdout, r, s, o->top);
+	else if (!ret && r->shares)
+		ret = render_shares(o, r, s);
 	else if (!ret && o->format == FORMAT_JSON)
 		ret = wr_render_json(stdout, r, s, o->top);
 	else if (!ret && o->format == FORMAT_HTML)
@@ -371,9 +380,12 @@ static int causal_report(const struct report_opts *o)
 
 	memset(&p, 0, sizeof(p));
 	memset(&a, 0, sizeof(a));
-	if (o->pid || o->rank >= 0 || o->by_rank)
-		ret = fail("--pid, --rank and --by-rank apply to witch record and spy profiles; a "
-			   "causal report merges all runs (name single causal profiles to report fewer)");
+	p.one_rank = o->rank >= 0;
+	p.rank = (uint64_t)o->rank;
+	if (o->pid || o->by_rank)
+		ret = fail("--pid and --by-rank apply to witch record and spy profiles; a causal "
+			   "report merges all runs (--rank=N: one rank's; name single causal "
+			   "profiles to report fewer)");
 	else if (rc_load(&p, o->paths, o->npaths, err, sizeof(err)))
 		ret = fail("%s", err);
 	else if (rc_analyze(&p, &a))
@@ -535,9 +547,6 @@ static int report(struct report_opts *o)
 	else if (r->loops && stacks_format(o->format))
 		ret = fail("%s stacks pairs of contexts; %s holds loops (tool loop): use "
 			   "--format=text or json", stacks_name(o->format), o->paths[0]);
-	else if (r->shares && o->format == FORMAT_HTML)
-		ret = fail("--format=html does not show sharing profiles (witch record --craft=share) "
-			   "yet; use --format=text or --format=json");
 	else if (o->fail_above && !gate_figure(r))
 		ret = gate_fail("--fail-above applies to the waste tools' profiles (dead, silent, load, "
 				"their spies, rvn) and to loop profiles; %s holds tool %s's", o->paths[0],

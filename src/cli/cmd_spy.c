@@ -55,6 +55,10 @@ static const char usage_text[] =
 	"                           loop: loops whose iterations read the values\n"
 	"                           earlier iterations read (runs PROGRAM twice: a\n"
 	"                           counting run finds the loops, its output unshown)\n"
+	"  --run=counting|loops     loop: make one of the two runs, the program's own\n"
+	"                           (output and exit status): the counting run, then\n"
+	"                           the loop run, into the same DIR (for a launcher's\n"
+	"                           ranks, which can start once per job)\n"
 	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
 	"  --history=N              rvn --by=value: compare with an instruction's last N\n"
 	"                           results (1 to " TEXT(RVN_HISTORY_MAX) ", default "
@@ -103,6 +107,7 @@ struct spy_opts {
 	const char *thresholds;	/* --thresholds as given, NULL: none */
 	long reads;		/* loop: A, R and RI of --thresholds */
 	double ratio, iter_ratio;
+	const char *run;	/* loop --run: "counting", "loops"; NULL: both */
 	int no_follow, verbose, quiet;
 };
 
@@ -191,11 +196,15 @@ static int check_tool_options(const struct spy_opts *o, const char *tool)
 		return fail("--burst applies to --tool=rvn, not --tool=%s", o->tool->name);
 	if (o->thresholds && strcmp(o->tool->name, "loop"))
 		return fail("--thresholds applies to --tool=loop, not --tool=%s", o->tool->name);
+	if (o->run && strcmp(o->tool->name, "loop"))
+		return fail("--run=%s applies to --tool=loop, whose two runs it makes one at a time, "
+			    "not to --tool=%s", o->run, o->tool->name);
 	/* A rank can start once per job: MPI_Init fails the second time. */
-	if (!strcmp(o->tool->name, "loop") && cli_job()->rank >= 0)
+	if (!strcmp(o->tool->name, "loop") && !o->run && cli_job()->rank >= 0)
 		return fail("--tool=loop runs the program twice (the first run finds its loops), which "
-			    "a rank of a parallel job cannot (this is rank %lld); use it on a run "
-			    "without the launcher, or another tool under it", (long long)cli_job()->rank);
+			    "a rank of a parallel job cannot (this is rank %lld): run the job twice "
+			    "into the same directory, with `witch spy --tool=loop --run=counting` and "
+			    "then `witch spy --tool=loop --run=loops`", (long long)cli_job()->rank);
 	return 0;
 }
 
@@ -210,6 +219,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "history", required_argument, NULL, 'H' },
 		{ "burst", required_argument, NULL, 'B' },
 		{ "thresholds", required_argument, NULL, 'T' },
+		{ "run", required_argument, NULL, 'R' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -219,6 +229,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 	static const struct cli_optval vals[] = {
 		CLI_OPTVAL_OUTPUT,
 		{ 'T', "three thresholds (--thresholds=A,R,RI)" },
+		{ 'R', "the run to make (--run=counting or --run=loops)" },
 		{ 0, NULL },
 	};
 	const char *tool = "dead";
@@ -277,6 +288,13 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 					    "as --thresholds=" TEXT(LOOP_A_DEFAULT) "," TEXT(LOOP_R_DEFAULT) ","
 					    TEXT(LOOP_RI_DEFAULT), optarg);
 			break;
+		case 'R':
+			if (strcmp(optarg, "counting") && strcmp(optarg, "loops"))
+				return fail("--run=%s is not a run; use --run=counting (the run that "
+					    "finds the loops) or --run=loops (the loop run, after it)",
+					    optarg);
+			o->run = optarg;
+			break;
 		case 'F':
 			o->no_follow = 1;
 			break;
@@ -330,6 +348,16 @@ static int check_target(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* --run=counting's last line (rank 0's alone), then the program's ending. */
+static void say_counted(const struct spy_opts *o, int status)
+{
+	if (!o->quiet && !cli_job_quiet())
+		fprintf(stderr, WHO ": %scounting run done, its loops in %s/cfg; the loop run next: "
+				"witch spy --tool=loop --run=loops -o %s\n",
+			cli_job()->rank >= 0 ? "rank 0: " : "", o->outdir, o->outdir);
+	exit_like(status);
+}
+
 int cmd_spy(int argc, char **argv)
 {
 	char path[PATH_MAX], err[1024], outdir[PATH_MAX], defdir[PATH_MAX], valgrind[PATH_MAX];
@@ -341,7 +369,7 @@ int cmd_spy(int argc, char **argv)
 	char **vargv;
 	struct spy_opts o;
 	const char *base, *progress;
-	int status, rc, n = 1;
+	int status, rc, n = 1, loop, counting;
 
 	rc = parse(argc, argv, &o);
 	if (rc)
@@ -361,18 +389,36 @@ int cmd_spy(int argc, char **argv)
 		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.tool->dir);
 		o.outdir = defdir;
 	}
-	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
+	loop = !strcmp(o.tool->name, "loop");
+	counting = loop && o.run && !strcmp(o.run, "counting");
+	/* --run=loops: the counting run made the map, before anything changes. */
+	if (loop && o.run && !counting &&
+	    (spy_loop_map_path(WHO, o.outdir, map, sizeof(map)) || access(map, R_OK)))
+		return cli_job()->rank >= 0
+			? fail("%s holds no loop map of rank %lld: run the job with `witch spy "
+			       "--tool=loop --run=counting -o %s` first", o.outdir,
+			       (long long)cli_job()->rank, o.outdir)
+			: fail("%s holds no loop map: run `witch spy --tool=loop --run=counting -o %s` "
+			       "first", o.outdir, o.outdir);
+	/* --run=counting replaces its own profiles (in DIR/cfg) alone, and
+	 * keeps the loop run's, as witch cpi --run does. */
+	rc = counting ? outdir_prepare_run(WHO, o.outdir, outdir, sizeof(outdir), "count")
+		      : outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
 	if (rc)
 		return rc;
 	/* The same glibc routines as `witch record` runs natively. */
 	set_glibc_tunables();
-	if (!strcmp(o.tool->name, "loop")) {
+	if (loop && (!o.run || counting)) {
 		struct spy_loop_run r = { WHO, valgrind, outdir, o.no_follow, progress, path, argc,
-					  argv };
+					  argv, counting };
 
-		rc = spy_loop_find(&r, map, sizeof(map));
+		rc = spy_loop_find(&r, map, sizeof(map), &status);
 		if (rc)
 			return rc;
+		if (counting)
+			say_counted(&o, status);
+	} else if (loop && spy_loop_map_path(WHO, outdir, map, sizeof(map))) {
+		return 2;
 	}
 
 	snprintf(a_tool, sizeof(a_tool), "--witch-tool=%s", o.tool->name);

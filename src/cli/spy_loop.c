@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/cpi_stdin.h"
+#include "cli/job.h"
 #include "cli/launch.h"
 #include "cli/loop_map.h"
 #include "cli/oneline.h"
@@ -22,30 +23,33 @@
 #include "cli/spy_loop.h"
 #include "cli/valgrind.h"
 #include "report/cpi.h"
+#include "report/report.h"
 #include "report/symbolize.h"
 
-#define MAP_NAME "loops.map"
-
-/* The counting run, as witch cpi's: the program's output is the loop
- * run's to show. Returns 0 or witch's exit status. */
-static int count_run(const struct spy_loop_run *r, const char *cfg)
+/* The counting run, as witch cpi's: with the loop run after it, the
+ * program's output is the loop run's to show; alone, the run is the
+ * program's, output, stdin and all. Its wait status in *status. Returns
+ * 0 or witch's exit status. */
+static int count_run(const struct spy_loop_run *r, const char *cfg, int *status)
 {
 	const char *tool_opts[] = { "--witch-tool=count", NULL };
 	struct cpi_stdin in;
 	char **vargv;
-	int status, rc;
+	int rc;
 
-	if (cpi_stdin_open(&in, r->who, r->outdir) || cpi_stdin_first(&in, r->who))
+	if (!r->alone && (cpi_stdin_open(&in, r->who, r->outdir) || cpi_stdin_first(&in, r->who)))
 		return 2;
 	vargv = vg_argv(tool_opts, cfg, r->no_follow, 0, r->progress, r->path, r->argc, r->argv);
 	if (!vargv)
 		return cli_fail(r->who, 2, "out of memory");
-	status = launch_quietly(r->valgrind, vargv, r->who);
+	*status = r->alone ? launch_and_wait(r->valgrind, vargv, r->who)
+			   : launch_quietly(r->valgrind, vargv, r->who);
 	vg_argv_free(vargv);
-	cpi_stdin_second(&in);
-	if (status < 0)
+	if (!r->alone)
+		cpi_stdin_second(&in);
+	if (*status < 0)
 		return 2;
-	rc = vg_diagnose(r->who, r->argv[0], cfg, status);
+	rc = vg_diagnose(r->who, r->argv[0], cfg, *status);
 	if (rc == 1)
 		return 2;
 	if (!outdir_count_profiles(cfg, NULL)) {
@@ -53,7 +57,7 @@ static int count_run(const struct spy_loop_run *r, const char *cfg)
 				"(killed before Valgrind could write it?); Valgrind said:\n",
 			r->who, r->argv[0], cfg);
 		vg_show_logs(cfg);
-		exit_like(status);
+		exit_like(*status);
 	}
 	if (rc == 0)
 		vg_remove_logs(cfg);
@@ -75,6 +79,8 @@ static int write_map(const struct spy_loop_run *r, const char *cfg, const char *
 		goto out;
 	}
 	c->counts_only = 1;
+	/* This rank's runs alone: the other ranks' share the directory. */
+	c->r->only_rank = cli_job()->rank;
 	if (cpi_load(c, paths, 1, err, sizeof(err))) {
 		cli_fail(r->who, 2, "cannot find the loops: %s", err);
 		goto out;
@@ -102,19 +108,29 @@ out:
 	return rc;
 }
 
-int spy_loop_find(const struct spy_loop_run *r, char *map, size_t cap)
+int spy_loop_map_path(const char *who, const char *outdir, char *map, size_t cap)
+{
+	/* Under a launcher each rank has its own: its loops may differ. */
+	if ((size_t)snprintf(map, cap, "%s/cfg/loops%s.map", outdir, cli_job_tag()) >= cap)
+		return cli_fail(who, 2, "output directory path too long: %s", outdir);
+	return 0;
+}
+
+int spy_loop_find(const struct spy_loop_run *r, char *map, size_t cap, int *status)
 {
 	char cfg[PATH_MAX], abs[PATH_MAX];
 	int rc;
 
-	if ((size_t)snprintf(cfg, sizeof(cfg), "%s/cfg", r->outdir) >= sizeof(cfg) ||
-	    (size_t)snprintf(map, cap, "%s/cfg/" MAP_NAME, r->outdir) >= cap)
+	if ((size_t)snprintf(cfg, sizeof(cfg), "%s/cfg", r->outdir) >= sizeof(cfg))
 		return cli_fail(r->who, 2, "output directory path too long: %s", r->outdir);
+	rc = spy_loop_map_path(r->who, r->outdir, map, cap);
+	if (rc)
+		return rc;
 	/* An earlier run's profiles and map go: they are of another program. */
 	rc = outdir_prepare(r->who, cfg, abs, sizeof(abs));
 	if (rc)
 		return rc;
 	remove(map);
-	rc = count_run(r, abs);
+	rc = count_run(r, abs, status);
 	return rc ? rc : write_map(r, abs, map);
 }

@@ -19,16 +19,23 @@ struct spy_loop_run {
 	const char *path;	/* the program, resolved */
 	int argc;
 	char **argv;		/* as given: argv[0] names it in messages */
+	int alone;		/* the command's only run (--run=counting): the
+				   program's output shown, its stdin its own */
 };
 
 /*
- * Run it with its stdout and stderr discarded and its stdin saved for the
- * loop run (stdin is then the copy), analyse its profiles and write the
- * map; its absolute path in map. Returns 0, or the exit status witch spy
- * ends with after one line starting with who (2: Valgrind could not run
- * the program, or the map could not be made). A run killed before it
- * wrote its profile ends witch the way it ended.
+ * Run it (unless alone, with its stdout and stderr discarded and its
+ * stdin saved for the loop run, stdin then being the copy), its wait
+ * status in *status; analyse its profiles (under a launcher, this rank's)
+ * and write the map; its absolute path in map. Returns 0, or the exit
+ * status witch spy ends with after one line starting with who (2:
+ * Valgrind could not run the program, or the map could not be made). A
+ * run killed before it wrote its profile ends witch the way it ended.
  */
-int spy_loop_find(const struct spy_loop_run *r, char *map, size_t cap);
+int spy_loop_find(const struct spy_loop_run *r, char *map, size_t cap, int *status);
+
+/* Where the map of the runs into outdir (absolute) is: a rank has its
+ * own. 0, or 2 after one line starting with who. */
+int spy_loop_map_path(const char *who, const char *outdir, char *map, size_t cap);
 
 #endif

@@ -615,12 +615,29 @@ static int cmp_names(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether p reads the profile of this name (no directory): any, or one
+ * of the rank it selects. */
+static int rank_selected(const struct rc_profile *p, const char *name)
+{
+	uint64_t rank;
+
+	return !p->one_rank ||
+	       (core_outname_rank_tail(name, '.', "", &rank) >= 0 && rank == p->rank);
+}
+
+static int no_rank(const struct rc_profile *p, const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s has no causal profile of rank %llu (a rank's are named "
+		 "causal.hHOST.rRANK.PID)", path, (unsigned long long)p->rank);
+	return -1;
+}
+
 static int load_dir(struct rc_profile *p, const char *dir, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	char **names = NULL, *path;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, others = 0;
 	int ret = 0;
 
 	if (!d) {
@@ -632,6 +649,10 @@ static int load_dir(struct rc_profile *p, const char *dir, char *err, size_t err
 			p->ntmp++;
 		if (!rc_is_profile_name(de->d_name))
 			continue;
+		if (!rank_selected(p, de->d_name)) {
+			others++;
+			continue;
+		}
 		if (wr_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
 		    asprintf(&path, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", de->d_name) < 0) {
 			ret = -1;
@@ -641,7 +662,9 @@ static int load_dir(struct rc_profile *p, const char *dir, char *err, size_t err
 		names[n++] = path;
 	}
 	closedir(d);
-	if (!ret && n == 0)
+	if (!ret && n == 0 && others)
+		ret = no_rank(p, dir, err, errlen);
+	else if (!ret && n == 0)
 		ret = -1, snprintf(err, errlen, "no finished causal profiles in %s, only unfinished "
 			 "causal.*.tmp files: the run was killed while witch wrote them; re-run it",
 			 dir);
@@ -663,13 +686,19 @@ int rc_load(struct rc_profile *p, char *const *paths, int npaths, char *err, siz
 		struct stat st;
 		int ret;
 
+		const char *base = strrchr(paths[i], '/');
+
 		if (!stat(paths[i], &st) && S_ISDIR(st.st_mode))
 			ret = load_dir(p, paths[i], err, errlen);
-		else
+		else if (rank_selected(p, base ? base + 1 : paths[i]))
 			ret = load_file(p, paths[i], err, errlen);
+		else
+			ret = 0;
 		if (ret)
 			return -1;
 	}
+	if (p->one_rank && !p->nruns)
+		return no_rank(p, paths[0], err, errlen);
 	return 0;
 }
 

@@ -75,6 +75,8 @@ struct rc_profile {
 	uint32_t *function;	/* per names id: function name id, UINT32_MAX unknown */
 	size_t cap_function;
 	size_t ntmp;		/* unfinished causal.PID.tmp files seen in directories */
+	int one_rank;		/* set before rc_load: only rank's profiles are read */
+	uint64_t rank;
 };
 
 /*
@@ -84,8 +86,9 @@ struct rc_profile {
 int rc_read_text(struct rc_profile *p, const char *text, size_t len, const char *file,
 		 char *err, size_t errlen);
 
-/* Read a file (rc_read_text) or every causal.PID of a directory. The
- * functions of the lines come from .causal-lines beside the profiles. */
+/* Read a file (rc_read_text) or every causal.PID of a directory (with
+ * one_rank, only that rank's: causal.hHOST.rRANK.PID). The functions of
+ * the lines come from .causal-lines beside the profiles. */
 int rc_load(struct rc_profile *p, char *const *paths, int npaths, char *err, size_t errlen);
 
 /* Parse a line table's `line` records for function names (lenient: it is

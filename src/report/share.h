@@ -81,5 +81,8 @@ int wr_share_render_text(FILE *out, const struct wr_report *r, struct wr_symboli
 			 size_t top);
 int wr_share_render_json(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
 			 size_t top);
+/* How to read a finding: the text report's closing lines ("reading it:
+ * ..."), which the HTML page shows too. */
+void wr_share_reading(FILE *out);
 
 #endif

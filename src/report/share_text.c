@@ -124,9 +124,9 @@ static int print_pair(FILE *out, struct wr_symbolizer *s, const struct wr_report
 	return 0;
 }
 
-static void print_reading(FILE *out)
+void wr_share_reading(FILE *out)
 {
-	fputs("\nreading it: a finding is a sampled store and another thread's access to the "
+	fputs("reading it: a finding is a sampled store and another thread's access to the "
 	      "same 64-byte cache\n"
 	      "line within that thread's next sampling period: false sharing when their bytes "
 	      "differ, true\n"
@@ -177,6 +177,7 @@ int wr_share_render_text(FILE *out, const struct wr_report *r, struct wr_symboli
 	if (shown < r->nwaste)
 		fprintf(out, "\nshowing %zu of %zu pairs (%.1f%% of all sharing); --top=N shows more\n",
 			shown, r->nwaste, 100.0 * wr_ratio(shown_weight, wr_total_weight(r)));
-	print_reading(out);
+	fputc('\n', out);
+	wr_share_reading(out);
 	return 0;
 }

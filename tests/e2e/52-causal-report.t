@@ -190,7 +190,7 @@ mkdir "$TMP/tmponly"
 cp "$p" "$TMP/tmponly/.causal.77.tmp"
 expect_error "only unfinished profiles" 'no finished causal profiles in .*tmponly' "$WITCH" report "$TMP/tmponly"
 expect_error "coz format of a record profile" 'format=coz is for causal profiles' "$WITCH" report --format=coz "$TMP/noprog/../one/.causal-lines"
-expect_error "--pid on causal profiles" '--pid, --rank and --by-rank apply to witch record and spy profiles' "$WITCH" report --pid=101 "$TMP/one"
+expect_error "--pid on causal profiles" '--pid and --by-rank apply to witch record and spy profiles' "$WITCH" report --pid=101 "$TMP/one"
 expect_error "compare on causal profiles" 'one holds witch causal profiles, not witch record' \
 	"$WITCH" compare "$TMP/one" "$TMP/one"
 done_testing

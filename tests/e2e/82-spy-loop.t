@@ -60,6 +60,30 @@ is "$(jq '[.loops[] | select(.file // "" | endswith("loop_scan.c")) | .flagged] 
 	"the fixed version has no flagged loop"
 is "$(jq '.loops[0].flagged' "$TMP/bad.json")" true "flagged loops come first"
 
+# The two runs one at a time (--run, for a launcher's ranks): the same
+# loops as both in one command, each run's output the program's.
+W2=$TMP/two
+"$WITCH" spy --tool=loop --run=loops -o "$W2" -- "$PROGS/loop_scan" bad 2000 500 >/dev/null 2>"$TMP/two.err"
+is $? 2 "--run=loops before a counting run fails"
+like "$(cat "$TMP/two.err")" "^witch spy: .*two holds no loop map: run \`witch spy --tool=loop --run=counting" \
+	"... in one line saying which run comes first"
+[ ! -e "$W2" ]
+ok $? "... and leaves no directory"
+"$WITCH" spy --quiet --tool=loop --run=counting -o "$W2" -- "$PROGS/loop_scan" bad 2000 500 >"$TMP/two1.out"
+ok $? "--run=counting"
+"$WITCH" spy --quiet --tool=loop --run=loops -o "$W2" -- "$PROGS/loop_scan" bad 2000 500 >"$TMP/two2.out"
+ok $? "--run=loops after it"
+cmp -s "$TMP/two1.out" "$TMP/bad.out" && cmp -s "$TMP/two2.out" "$TMP/bad.out"
+ok $? "... each run's output the program's"
+"$WITCH" report --format=json "$W2" >"$TMP/two.json"
+# (The program's own: libc's start-up loops vary with the environment.)
+mine='[.loops[] | select(.file // "" | endswith("loop_scan.c")) | [.first_line, .invocations, .iterations, .reads, .redundant_reads, .flagged]]'
+is "$(jq -c "$mine" "$TMP/two.json")" "$(jq -c "$mine" "$TMP/bad.json")" \
+	"... the program's loops of both runs in one command, exactly"
+"$WITCH" spy --tool=dead --run=counting -o "$W2" -- /bin/true 2>"$TMP/run.err"
+is $? 2 "--run with another tool fails"
+like "$(cat "$TMP/run.err")" "^witch spy: --run=counting applies to --tool=loop" "... saying so"
+
 # The CI gate: any flagged loop fails it.
 "$WITCH" report --fail-above=0.5 "$TMP/bad" >/dev/null 2>"$TMP/gate.err"
 is $? 3 "--fail-above: a flagged loop fails the gate"

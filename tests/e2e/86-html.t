@@ -7,53 +7,12 @@
 # of a profile with 100,000 calling contexts is drawn in under 2 s, and
 # nothing in a profile can end the page's script. A page whose script
 # fails, and one that shows nothing, are caught: the checks can fail.
+# (Sharing profiles' page: 91-html-share.t, with the same helpers,
+# html-lib.sh.)
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/html-lib.sh"
 
-INK=$TOP/build/tools/png_ink
-CHROMIUM=$(command -v chromium || command -v chromium-browser)
-
-# open_page NAME FILE: FILE in headless Chromium. $TMP/NAME.dom is its DOM
-# once its scripts ran, $TMP/NAME.png a screenshot of its first 1280x900
-# pixels, $TMP/NAME.console what it wrote on the console: Chromium logs
-# each console message, uncaught exceptions too, as a CONSOLE line.
-open_page() {
-	bounded 120 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMP/chromium" --enable-logging=stderr --v=0 --dump-dom \
-		--screenshot="$TMP/$1.png" --window-size=1280,900 "file://$2" >"$TMP/$1.dom" 2>"$TMP/$1.log"
-	_st=$?
-	grep ':CONSOLE' "$TMP/$1.log" >"$TMP/$1.console"
-	return $_st
-}
-
-# ink NAME: the share of NAME's screenshot that is not its background.
-ink() { "$INK" "$TMP/$1.png" | awk '{ print $3 }'; }
-
-# drawn NAME FILE: open the page and make the checks every page gets.
-drawn() {
-	open_page "$1" "$2"
-	ok $? "$1: Chromium opens the page"
-	is "$(cat "$TMP/$1.console")" "" "$1: no console message"
-	like "$(cat "$TMP/$1.dom")" '<html [^>]*data-render-ms="[0-9.]+"' "$1: its script drew it to the end"
-	within "$(ink "$1")" 0.02 1 "$1: its screenshot is not blank"
-}
-
-# first_pair DOM: the first pair's summary as the text report writes it
-# ("first context  RELATION  second context"), from the elements the
-# script makes.
-first_pair() {
-	grep -o '<span class="chain">[^<]*</span><span class="rel">[^<]*</span><span class="chain">[^<]*' "$1" |
-		head -n 1 | sed 's|<span class="chain">||; s|</span><span class="rel">|  |; s|</span><span class="chain">|  |'
-}
-# top_pair TEXT-REPORT: the line under #1.
-top_pair() { sed -n '/^#1 /{n;s/^  //;p;q;}' "$1"; }
-# section N DOM: the page's Nth section, alone (page.js numbers them s1...).
-section_of() { sed "s/<section /\n&/g" "$2" | sed -n "/^<section id=\"s$1\"/p"; }
-
-if [ -z "$CHROMIUM" ] || ! "$CHROMIUM" --version >/dev/null 2>&1; then
-	skip "headless Chromium is not installed: scripts/install-deps installs Debian's chromium"
-	done_testing
-	exit
-fi
+needs_chromium
 
 # Spy's dead stores on the demo: the pairs page.
 "$WITCH" spy --tool=dead -o "$TMP/dead" -- "$PROGS/demo" 5 >/dev/null 2>&1
@@ -69,12 +28,7 @@ sed -e 's|^witch.draw((d, app) => {|&no_such_function();|' -e 's|</style>|body {
 	"$TMP/dead.html" >"$TMP/broken.html"
 is "$(grep -c 'no_such_function\|visibility: hidden' "$TMP/broken.html")" 2 "(a copy of the page, broken)"
 open_page broken "$TMP/broken.html"
-_st=$?
-if [ "$_st" -ne 0 ] && [ ! -s "$TMP/broken.dom" ]; then
-	skip "Chromium cannot run here (status $_st): $(grep -v -m 1 dbus "$TMP/broken.log")"
-	done_testing
-	exit
-fi
+chromium_ran broken $?
 like "$(cat "$TMP/broken.console")" 'no_such_function' "a failing script is caught: its error is a console message"
 [ -z "$(first_pair "$TMP/broken.dom")" ]
 ok $? "and the pairs it did not draw are missed"

@@ -86,7 +86,9 @@ expect_error "--by-rank as folded stacks" '--by-rank applies to --format=text an
 	"$WITCH" report --by-rank --format=folded "$G"
 mkdir "$TMP/causal"
 printf 'witch-causal\tversion=1\tpid=1\tcommand=x\n' >"$TMP/causal/causal.1"
-expect_error "--rank on causal profiles" '--pid, --rank and --by-rank apply to witch record and spy profiles' \
+expect_error "--by-rank on causal profiles" '--pid and --by-rank apply to witch record and spy profiles' \
+	"$WITCH" report --by-rank "$TMP/causal"
+expect_error "--rank on causal profiles without ranks" 'has no causal profile of rank 0' \
 	"$WITCH" report --rank=0 "$TMP/causal"
 
 # --- under mpirun -----------------------------------------------------------
@@ -155,8 +157,22 @@ is "$(json "$TMP/s.json" ".by_rank[$clear] | \"\(.min) \(.ranks_at_min) \(.media
 
 $MPIRUN -np 2 "$WITCH" spy --tool=loop -o "$TMP/loop" -- "$P" 10 1 2 >/dev/null 2>"$TMP/loop.err"
 ok $((! $?)) "witch spy --tool=loop under mpirun, whose two runs a rank cannot make: refused"
-like "$(grep -m1 'witch spy:' "$TMP/loop.err")" '--tool=loop runs the program twice.*this is rank [01]' \
-	"... saying why"
+like "$(grep -m1 'witch spy:' "$TMP/loop.err")" '--tool=loop runs the program twice.*this is rank [01].*--run=counting.*--run=loops' \
+	"... saying why, and how to run them"
+# ... as two jobs: each rank finds its own loops, then watches them.
+L=$TMP/loops
+$MPIRUN -np 2 "$WITCH" spy --tool=loop --run=counting -o "$L" -- "$P" 10 1 2 >"$TMP/l1.out" 2>/dev/null
+is $? 0 "witch spy --tool=loop --run=counting under mpirun"
+$MPIRUN -np 2 "$WITCH" spy --tool=loop --run=loops -o "$L" -- "$P" 10 1 2 >"$TMP/l2.out" 2>/dev/null
+is $? 0 "witch spy --tool=loop --run=loops, the next job, into the same directory"
+$MPIRUN -np 2 "$P" 10 1 2 >"$TMP/l0.out" 2>/dev/null
+cmp -s "$TMP/l0.out" "$TMP/l1.out" && cmp -s "$TMP/l0.out" "$TMP/l2.out"
+ok $? "... each job's output the program's"
+is "$(ls "$L/cfg" | grep -c '^loops-h.*-r[01]\.map$') $(ls "$L" | grep -c '\.witch$')" "2 2" \
+	"... a loop map per rank, a loop profile per rank"
+"$WITCH" report --rank=1 --format=json "$L" >"$TMP/l.json"
+is "$(json "$TMP/l.json" '"\(.tool) \(.process_details[0].rank) \(.loops | length > 0)"')" "loop 1 true" \
+	"the report of rank 1's loops"
 
 if debug_registers_fire; then
 	R=$TMP/rec
@@ -211,6 +227,9 @@ is "$(ls "$TMP/cz" | sed 's/[0-9]*$//' | sort | tr '\n' ' ')" "causal.h$HOST.r0.
 	"a causal profile per rank, named by host and rank"
 like "$(head -n 1 "$TMP"/cz/causal.h*.r1.* | tr '\t' ' ')" "^witch-causal version=1 pid=[0-9]+ host=$HOST rank=1 world-size=2 " \
 	"... its header says so"
+is "$("$WITCH" report --format=json "$TMP/cz" 2>/dev/null | jq .runs) $("$WITCH" report --rank=1 --format=json "$TMP/cz" 2>/dev/null | jq .runs)" \
+	"2 1" "the causal report merges both ranks' runs, --rank=1 takes rank 1's"
+expect_error "--rank=5 of 2 ranks" "has no causal profile of rank 5" "$WITCH" report --rank=5 "$TMP/cz"
 "$WITCH" causal --end-to-end -o "$TMP/cz1" -- "$P" 200 0 1 >/dev/null 2>&1
 is "$(ls "$TMP/cz1" | sed 's/[0-9]*$//' | tr '\n' ' ')" "causal. " "witch causal without mpirun: one profile"
 

@@ -26,6 +26,10 @@ struct wr_comparison;
 /* Record and spy profiles (rvn's too): totals, the top ranked pairs with
  * their contexts, a flame graph of all of them, source excerpts. */
 int wr_html_pairs(FILE *out, const struct wr_report *r, struct wr_symbolizer *s, size_t top);
+/* Tool share's (witch record --craft=share): the totals, the pairs of
+ * contexts that shared cache lines, false sharing first, each with its
+ * lines, a flame graph of all of them, source excerpts. */
+int wr_html_share(FILE *out, const struct wr_report *r, struct wr_symbolizer *s, size_t top);
 /* Tool loop's: the top rows, flagged first, with source excerpts. */
 int wr_html_loops(FILE *out, const struct wr_report *r, struct wr_symbolizer *s, size_t top);
 /* Causal profiles: a plot per line, in the text report's order. */

@@ -74,4 +74,18 @@ void html_excerpt(FILE *data, struct wr_sources *src, const char *path, int firs
 int html_context_excerpt(FILE *data, struct wr_symbolizer *s, struct wr_sources *src,
 			 uint32_t ctx);
 
+/*
+ * The data of the pages of pairs (pair_data.c), each with a comma
+ * first: "chains", each of the first n ranked pairs' two contexts on one
+ * line (html_chain), [first, second]; "excerpts", around their accesses
+ * (html_context_excerpt), [first, second], for at most the first
+ * HTML_EXCERPT_PAIRS; "flame", {"first","second"}: the flame graphs of
+ * every pair's weight by its first and by its second context. -1 when
+ * out of memory.
+ */
+#define HTML_EXCERPT_PAIRS 20
+int html_pair_chains(FILE *data, const struct wr_report *r, struct wr_symbolizer *s, size_t n);
+int html_pair_excerpts(FILE *data, const struct wr_report *r, struct wr_symbolizer *s, size_t n);
+int html_pair_flames(FILE *data, const struct wr_report *r, struct wr_symbolizer *s);
+
 #endif

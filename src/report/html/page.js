@@ -1,9 +1,9 @@
 /*
  * page.js - what every witch report page shares: the embedded data,
- * making elements, numbers, tables, contexts and source excerpts. Each
- * kind's script (pairs.js, loops.js, ...) follows and calls witch.draw.
- * When the page is drawn, <html data-render-ms> holds the milliseconds
- * since navigation began (the tests read it).
+ * making elements, numbers, tables, contexts, source excerpts and flame
+ * graphs. Each kind's script (pairs.js, loops.js, ...) follows and calls
+ * witch.draw. When the page is drawn, <html data-render-ms> holds the
+ * milliseconds since navigation began (the tests read it).
  */
 'use strict';
 const witch = (() => {
@@ -110,6 +110,91 @@ const witch = (() => {
 		return box;
 	}
 
+	/* Flame graphs of flame.c's trees, one shown at a time, picked with
+	 * tabs named names: [tabs, note, graph], the first drawn. say(v)
+	 * words a weight v ("1,234 bytes"). */
+	function flameGraphs(names, flames, say) {
+		const trees = flames.map(() => null), box = h('div', {class: 'flamebox'}), note = h('p', {class: 'meta'});
+		let by = 0;
+		const show = (i, focus) => {
+			by = i;
+			trees[i] = trees[i] || parseFlame(flames[i]);
+			drawFlame(box, note, trees[i], focus || 0, say, node => show(by, node));
+		};
+		const picker = tabs(names, 0, i => show(i));
+		show(0);
+		return [picker, note, box];
+	}
+
+	/* flame.c's tree, {total, names, nodes: [parent, name, value, ...]}, as
+	 * arrays indexed by node (0 the root), each node's children in
+	 * kids[first[node]] to kids[first[node + 1]]: no object per node. */
+	function parseFlame(f) {
+		const n = f.nodes.length / 3 + 1, flat = f.nodes;
+		const up = new Int32Array(n), name = new Int32Array(n), value = new Float64Array(n);
+		const first = new Int32Array(n + 1), kids = new Int32Array(n), next = new Int32Array(n);
+		up[0] = -1;
+		value[0] = f.total;
+		for (let i = 1; i < n; i++) {
+			up[i] = flat[3 * i - 3];
+			name[i] = flat[3 * i - 2];
+			value[i] = flat[3 * i - 1];
+			first[up[i] + 1]++;
+		}
+		for (let i = 0; i < n; i++)
+			first[i + 1] += first[i];
+		next.set(first.subarray(0, n));
+		for (let i = 1; i < n; i++)
+			kids[next[up[i]]++] = i;
+		return {up, value, first, kids, label: i => i ? f.names[name[i]] : 'all'};
+	}
+
+	/* An icicle: root on top. Frames narrower than a pixel and a half are
+	 * not drawn (nor their callees): the page stays light whatever the
+	 * number of stacks. Clicking a frame zooms to it; its callers stay
+	 * above it, full width. */
+	function drawFlame(box, note, t, focus, say, zoom) {
+		/* The page's width, without laying it out. */
+		const W = Math.max(600, Math.min(window.innerWidth, 1400) - 64), rowH = 18, minW = 1.5, maxDepth = 150;
+		const cells = [], path = [];
+		for (let n = focus; n >= 0; n = t.up[n])
+			path.unshift(n);
+		path.forEach((n, i) => cells.push([0, i, W, n]));
+		const walk = (n, x, depth, width) => {
+			if (depth >= maxDepth)
+				return;
+			/* Only the wide enough are sorted: a node may have thousands of callees. */
+			const wide = [];
+			for (let k = t.first[n]; k < t.first[n + 1]; k++)
+				if (width * t.value[t.kids[k]] / t.value[n] >= minW)
+					wide.push(t.kids[k]);
+			let cx = x;
+			for (const kid of wide.sort((a, b) => t.value[b] - t.value[a])) {
+				const kw = width * t.value[kid] / t.value[n];
+				cells.push([cx, depth, kw, kid]);
+				walk(kid, cx, depth + 1, kw);
+				cx += kw;
+			}
+		};
+		if (t.value[focus] > 0)
+			walk(focus, 0, path.length, W);
+		const depth = cells.reduce((m, c) => Math.max(m, c[1]), 0) + 1;
+		const hue = s => { let x = 0; for (let i = 0; i < s.length; i++) x = (x * 31 + s.charCodeAt(i)) | 0; return 10 + Math.abs(x) % 45; };
+		const g = cells.map(([x, y, cw, n]) => {
+			const name = t.label(n), share = t.value[0] ? t.value[n] / t.value[0] : 0;
+			const chars = Math.floor((cw - 6) / 6.6);
+			return svg('g', {transform: `translate(${x.toFixed(1)},${y * rowH})`, onclick: () => zoom(n)},
+				svg('rect', {width: Math.max(cw - 0.5, 0.5).toFixed(1), height: rowH - 1,
+					fill: n === focus ? '#999' : `hsl(${hue(name)}, 85%, ${y < path.length - 1 ? 80 : 62}%)`}),
+				svg('title', null, `${name}\n${say(t.value[n])} (${pct(share, 2)})`),
+				chars >= 3 ? svg('text', {x: 3, y: rowH - 5}, name.length > chars ? name.slice(0, chars - 1) + '\u2026' : name) : null);
+		});
+		box.replaceChildren(svg('svg', {class: 'flame', width: W, height: depth * rowH, viewBox: `0 0 ${W} ${depth * rowH}`}, g));
+		note.textContent = `${say(t.value[0])} in all; ${focus === 0 ? 'click a frame to zoom to it' :
+			`zoomed to ${t.label(focus)} (${pct(t.value[focus] / t.value[0], 2)}): click a frame above it to zoom out`}` +
+			(depth >= maxDepth ? `; deeper than ${maxDepth} frames not drawn (zoom in)` : '');
+	}
+
 	/* Links to the page's sections, before the first. */
 	function contents(app) {
 		const heads = [...app.querySelectorAll('section > h2')];
@@ -142,5 +227,5 @@ const witch = (() => {
 	}
 
 	return {h, add, svg, fixed, pct, count, ns, signed, base, bar, section, card, table, frames,
-		frameName, frameLoc, excerpt, heat, range, tabs, draw};
+		frameName, frameLoc, excerpt, heat, range, tabs, flameGraphs, draw};
 })();

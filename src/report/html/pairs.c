@@ -9,45 +9,6 @@
 #include "report/html/page.h"
 #include "report/render.h"
 #include "report/report.h"
-#include "report/source.h"
-#include "report/symbolize.h"
-
-#include <string.h>
-
-/* Pairs whose accesses get source excerpts. */
-#define EXCERPT_PAIRS 20
-
-struct folded_by {
-	const struct wr_report *r;
-	struct wr_symbolizer *s;
-	int second;
-};
-
-static int folded(FILE *out, void *arg)
-{
-	const struct folded_by *f = arg;
-
-	return wr_render_folded(out, f->r, f->s, f->second);
-}
-
-/* "chains":[[first, second] of each shown pair]. */
-static int put_chains(FILE *d, const struct wr_report *r, struct wr_symbolizer *s, size_t n)
-{
-	size_t i;
-	int ret = 0;
-
-	fputs(",\"chains\":[", d);
-	for (i = 0; i < n && !ret; i++) {
-		fputs(i ? ",[" : "[", d);
-		ret = html_chain(d, r, s, r->pairs[r->ranked[i]].watch);
-		fputc(',', d);
-		if (!ret)
-			ret = html_chain(d, r, s, r->pairs[r->ranked[i]].trap);
-		fputc(']', d);
-	}
-	fputc(']', d);
-	return ret;
-}
 
 static void put_words(FILE *d, const struct wr_tool *t)
 {
@@ -75,31 +36,8 @@ static void put_words(FILE *d, const struct wr_tool *t)
 	fputc('}', d);
 }
 
-static int put_excerpts(FILE *d, const struct wr_report *r, struct wr_symbolizer *s, size_t n)
-{
-	struct wr_sources src = { 0 };
-	size_t i;
-	int ret = 0;
-
-	fputs(",\"excerpts\":[", d);
-	for (i = 0; i < n && !ret; i++) {
-		const struct wr_pair *pr = &r->pairs[r->ranked[i]];
-
-		fputs(i ? ",[" : "[", d);
-		ret = html_context_excerpt(d, s, &src, pr->watch);
-		fputc(',', d);
-		if (!ret)
-			ret = html_context_excerpt(d, s, &src, pr->trap);
-		fputc(']', d);
-	}
-	fputc(']', d);
-	wr_sources_free(&src);
-	return ret;
-}
-
 int wr_html_pairs(FILE *out, const struct wr_report *r, struct wr_symbolizer *s, size_t top)
 {
-	struct folded_by by = { r, s, 0 };
 	/* The pairs shown, as in the text report: those with waste. */
 	size_t shown = top && top < r->nwaste ? top : r->nwaste;
 	FILE *d;
@@ -111,18 +49,12 @@ int wr_html_pairs(FILE *out, const struct wr_report *r, struct wr_symbolizer *s,
 	fputc(',', d);
 	put_words(d, r->tool);
 	/* The flame graph weighs every pair, not only those listed. */
-	fputs(",\"flame\":{\"first\":", d);
 	if (!ret)
-		ret = html_flame(d, folded, &by);
-	by.second = 1;
-	fputs(",\"second\":", d);
+		ret = html_pair_flames(d, r, s);
 	if (!ret)
-		ret = html_flame(d, folded, &by);
-	fputc('}', d);
+		ret = html_pair_chains(d, r, s, shown);
 	if (!ret)
-		ret = put_chains(d, r, s, shown);
-	if (!ret)
-		ret = put_excerpts(d, r, s, shown < EXCERPT_PAIRS ? shown : EXCERPT_PAIRS);
+		ret = html_pair_excerpts(d, r, s, shown);
 	fputc('}', d);
 	if (html_end(out, d, "pairs.js"))
 		ret = -1;
