@@ -16,6 +16,7 @@
 #include "pub_tool_mallocfree.h"
 
 #include "spy.h"
+#include "rvn.h"
 
 #include "core/cct.h"
 
@@ -291,6 +292,8 @@ void spy_memos_flush(void)
 	for (sb = spy_sbs; sb; sb = sb->next)
 		for (k = 0; k < sb->n; k++)
 			spy_memo_flush(&sb->site[k].memo);
+	if (spy_cfg.tool == SPY_RVN)
+		rvn_memos_flush();
 }
 
 void spy_memos_drop(void)
@@ -301,6 +304,8 @@ void spy_memos_drop(void)
 	for (sb = spy_sbs; sb; sb = sb->next)
 		for (k = 0; k < sb->n; k++)
 			VG_(memset)(&sb->site[k].memo, 0, sizeof(SpyMemo));
+	if (spy_cfg.tool == SPY_RVN)
+		rvn_memos_drop();
 }
 
 /* LoadSpy packs a 24-bit handle with a byte: contexts beyond that share one

@@ -704,12 +704,12 @@ static SpyCallSite *call_site(Addr ret)
 	return cs;
 }
 
-void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off)
+void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off, IRExpr *guard)
 {
 	SpyCallSite *cs = call_site(ret);
 
 	CALL(out, spy_on_call, mkIRExprVec_2(hw((HWord)cs), tmp_of(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64))),
-	     NULL);
+	     guard);
 }
 
 static void enter(struct ctx *c, Addr start)
@@ -743,7 +743,7 @@ static void leave(struct ctx *c, IRSB *in, const struct insn *last)
 	IRExpr *sp;
 
 	if (in->jumpkind == Ijk_Call && last) {
-		spy_ir_push_call(out, last->addr + last->len, c->sp_off);
+		spy_ir_push_call(out, last->addr + last->len, c->sp_off, NULL);
 	} else if (in->jumpkind == Ijk_Ret && spy_cfg.heap_clear) {
 		IRExpr *pending = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
 								    hw((HWord)&spy_reallocs_pending)));

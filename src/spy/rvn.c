@@ -43,6 +43,9 @@ struct rctx {
 	RvnSite **site;		/* by instruction */
 	Int sbase;		/* the shadow guest state's offset */
 	Int sp_off;
+	Int pending;		/* judged results written to rvn_pending, not judged yet */
+	IRExpr *on;		/* bursts: NULL, or "in a burst", which every helper call
+				   needs (rvn_burst.c) */
 };
 
 /* ---- numbers in IR ---- */
@@ -292,35 +295,47 @@ static IRExpr *hw(HWord v)
 	return mkIRExpr_HWord(v);
 }
 
-static IRExpr *call_1(IRSB *out, const HChar *name, void *fn, IRExpr **args, IRExpr *guard)
+/* A helper call's guard: guard, and in a burst where it must be said. */
+static IRExpr *guard_of(struct rctx *c, IRExpr *guard)
 {
-	IRTemp t = newIRTemp(out->tyenv, Ity_I64);
+	if (!c->on)
+		return guard;
+	if (!guard)
+		return c->on;
+	return tmp(c->out, Ity_I1, IRExpr_Binop(Iop_And1, guard, c->on));
+}
+
+static IRExpr *call_1(struct rctx *c, const HChar *name, void *fn, IRExpr **args, IRExpr *guard)
+{
+	IRTemp t = newIRTemp(c->out->tyenv, Ity_I64);
 	IRDirty *d = unsafeIRDirty_1_N(t, 0, name, VG_(fnptr_to_fnentry)(fn), args);
 
+	guard = guard_of(c, guard);
 	if (guard)
 		d->guard = guard;
-	addStmtToIRSB(out, IRStmt_Dirty(d));
+	addStmtToIRSB(c->out, IRStmt_Dirty(d));
 	return IRExpr_RdTmp(t);
 }
 
-static void call_0(IRSB *out, const HChar *name, void *fn, Int regparms, IRExpr **args,
+static void call_0(struct rctx *c, const HChar *name, void *fn, Int regparms, IRExpr **args,
 		   IRExpr *guard)
 {
 	IRDirty *d = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
 
+	guard = guard_of(c, guard);
 	if (guard)
 		d->guard = guard;
-	addStmtToIRSB(out, IRStmt_Dirty(d));
+	addStmtToIRSB(c->out, IRStmt_Dirty(d));
 }
 
-static IRExpr *fresh(IRSB *out)
+static IRExpr *fresh(struct rctx *c)
 {
-	return call_1(out, "rvn_fresh", rvn_fresh, mkIRExprVec_0(), NULL);
+	return call_1(c, "rvn_fresh", rvn_fresh, mkIRExprVec_0(), NULL);
 }
 
-static void forget(IRSB *out, IRExpr *addr, Int size, IRExpr *guard)
+static void forget(struct rctx *c, IRExpr *addr, Int size, IRExpr *guard)
 {
-	call_0(out, "sh_clear", sh_clear, 0, mkIRExprVec_2(addr, hw((HWord)size)), guard);
+	call_0(c, "sh_clear", sh_clear, 0, mkIRExprVec_2(addr, hw((HWord)size)), guard);
 }
 
 /* ---- registers: an 8-byte slot each in the shadow guest state ---- */
@@ -534,6 +549,27 @@ static UWord flags(struct rctx *c, Int k, Int size)
 	return (UWord)size | (c->writes_sp[k] ? RVN_IMPLICIT : 0);
 }
 
+/* Judge the results written to rvn_pending (guard: NULL, or only when
+ * it holds). */
+static void judge_pending(struct rctx *c, IRExpr *guard)
+{
+	if (c->pending)
+		call_0(c, "rvn_judge_all", rvn_judge_all, 1, mkIRExprVec_1(hw((HWord)c->pending)),
+		       guard);
+}
+
+static void judge_later(struct rctx *c, Int k, IRExpr *vn)
+{
+	RvnPending *p = &rvn_pending[c->pending];
+
+	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, hw((HWord)&p->s), site_of(c, k)));
+	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, hw((HWord)&p->vn), vn));
+	if (++c->pending == RVN_PENDING) {
+		judge_pending(c, NULL);
+		c->pending = 0;
+	}
+}
+
 static void set_num(struct rctx *c, IRTemp t, IRExpr *v)
 {
 	addStmtToIRSB(c->out, IRStmt_WrTmp(c->vt[t], v));
@@ -556,27 +592,26 @@ static void wrtmp(struct rctx *c, Int i, Int k)
 		break;
 	case Iex_Load:
 		size = sizeofIRType(e->Iex.Load.ty);
-		v = call_1(c->out, "rvn_load", rvn_load,
+		v = call_1(c, "rvn_load", rvn_load,
 			   mkIRExprVec_3(site_of(c, k), e->Iex.Load.addr, hw(flags(c, k, size))), NULL);
 		break;
 	case Iex_Unop: case Iex_Binop: case Iex_Triop: case Iex_Qop: case Iex_CCall: case Iex_ITE:
 		v = expr_num(c, e);
 		break;
 	default:		/* GetI: the x87 stack, numbered afresh */
-		v = fresh(c->out);
+		v = fresh(c);
 		break;
 	}
 	set_num(c, t, v);
 	if (c->counted[i])
-		call_0(c->out, "rvn_judge", rvn_judge, 2, mkIRExprVec_2(site_of(c, k),
-									IRExpr_RdTmp(c->vt[t])), NULL);
+		judge_later(c, k, IRExpr_RdTmp(c->vt[t]));
 }
 
 static void store(struct rctx *c, Int k, IRExpr *addr, IRExpr *data, IRExpr *guard)
 {
 	Int size = sizeofIRType(typeOfIRExpr(c->in->tyenv, data));
 
-	call_0(c->out, "rvn_store", rvn_store, 0,
+	call_0(c, "rvn_store", rvn_store, 0,
 	       mkIRExprVec_4(site_of(c, k), addr, hw(flags(c, k, size)), num(c, data)), guard);
 }
 
@@ -586,14 +621,14 @@ static void dirty(struct rctx *c, IRDirty *d)
 
 	addStmtToIRSB(c->out, IRStmt_Dirty(d));
 	if (d->tmp != IRTemp_INVALID)
-		set_num(c, d->tmp, fresh(c->out));
+		set_num(c, d->tmp, fresh(c));
 	if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
-		forget(c->out, d->mAddr, d->mSize, d->guard);
+		forget(c, d->mAddr, d->mSize, d->guard);
 	for (i = 0; i < d->nFxState; i++) {
 		if (d->fxState[i].fx == Ifx_Read || d->fxState[i].fx == Ifx_None)
 			continue;
 		for (r = 0; r <= d->fxState[i].nRepeats; r++)
-			call_0(c->out, "rvn_regs_written", rvn_regs_written, 0,
+			call_0(c, "rvn_regs_written", rvn_regs_written, 0,
 			       mkIRExprVec_2(hw((HWord)(d->fxState[i].offset + r * d->fxState[i].repeatLen)),
 					     hw(d->fxState[i].size)),
 			       d->guard);
@@ -633,7 +668,7 @@ static void stmt(struct rctx *c, Int i)
 		addStmtToIRSB(c->out, st);
 		size = lg->cvt == ILGop_IdentV128 ? 16 : lg->cvt == ILGop_Ident64 ? 8 :
 		       lg->cvt == ILGop_Ident32 ? 4 : lg->cvt == ILGop_16Uto32 || lg->cvt == ILGop_16Sto32 ? 2 : 1;
-		v = call_1(c->out, "rvn_load", rvn_load,
+		v = call_1(c, "rvn_load", rvn_load,
 			   mkIRExprVec_3(site_of(c, k), lg->addr, hw(flags(c, k, size))), lg->guard);
 		set_num(c, lg->dst, tmp(c->out, Ity_I64, IRExpr_ITE(lg->guard, v, num(c, lg->alt))));
 		return;
@@ -641,21 +676,25 @@ static void stmt(struct rctx *c, Int i)
 	case Ist_CAS:
 		cas = st->Ist.CAS.details;
 		addStmtToIRSB(c->out, st);
-		set_num(c, cas->oldLo, fresh(c->out));
+		set_num(c, cas->oldLo, fresh(c));
 		if (cas->oldHi != IRTemp_INVALID)
-			set_num(c, cas->oldHi, fresh(c->out));
-		forget(c->out, cas->addr, sizeofIRType(typeOfIRExpr(c->in->tyenv, cas->dataLo)) *
+			set_num(c, cas->oldHi, fresh(c));
+		forget(c, cas->addr, sizeofIRType(typeOfIRExpr(c->in->tyenv, cas->dataLo)) *
 					  (cas->dataHi ? 2 : 1), NULL);
 		return;
 	case Ist_LLSC:
 		addStmtToIRSB(c->out, st);
-		set_num(c, st->Ist.LLSC.result, fresh(c->out));
-		forget(c->out, st->Ist.LLSC.addr, 8, NULL);
+		set_num(c, st->Ist.LLSC.result, fresh(c));
+		forget(c, st->Ist.LLSC.addr, 8, NULL);
 		return;
 	case Ist_Dirty:
 		dirty(c, st->Ist.Dirty.details);
 		return;
-	default:		/* Exit, PutI (x87), MBE, AbiHint, NoOp */
+	case Ist_Exit:
+		judge_pending(c, st->Ist.Exit.guard);
+		addStmtToIRSB(c->out, st);
+		return;
+	default:		/* PutI (x87), MBE, AbiHint, NoOp */
 		addStmtToIRSB(c->out, st);
 		return;
 	}
@@ -702,30 +741,7 @@ static void judge_value(struct rctx *c, Int i, Int k)
 		for (j = 0; j < m; j++)
 			h = ir_mix(c->out, h, p[j]);
 	}
-	call_0(c->out, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(site_of(c, k), h), NULL);
-}
-
-/*
- * The instructions' sites, one per address whatever translations hold it:
- * a translation made again (each burst discards them all) finds its
- * sites, their rings and their loads' names as it left them, instead of
- * leaking new ones.
- */
-static SpyAddrMap sites_by_pc;
-
-static RvnSite *site_at(Addr pc)
-{
-	static UInt next_id = 1;
-	RvnSite *s = spy_addrmap_get(&sites_by_pc, pc);
-
-	if (s)
-		return s;
-	s = VG_(calloc)("witchspy.rvn.sites", 1, sizeof(*s));
-	s->site.pc = pc;
-	s->site.node = s->site.alt_node = SPY_NO_NODE;
-	s->id = next_id++;
-	spy_addrmap_put(&sites_by_pc, pc, s);
-	return s;
+	call_0(c, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(site_of(c, k), h), NULL);
 }
 
 /* The translation's sites, by instruction (the array goes with it). */
@@ -736,60 +752,8 @@ static RvnSite **new_sites(IRSB *in, Int ninsn)
 
 	for (i = 0; i < in->stmts_used; i++)
 		if (in->stmts[i]->tag == Ist_IMark)
-			s[k++] = site_at((Addr)in->stmts[i]->Ist.IMark.addr);
+			s[k++] = rvn_site_at((Addr)in->stmts[i]->Ist.IMark.addr);
 	return s;
-}
-
-/* icount += the translation's instructions. */
-static void count_insns(IRSB *out, Int ninsn)
-{
-	IRExpr *old = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&rvn_icount)));
-
-	addStmtToIRSB(out, IRStmt_Store(Iend_LE, hw((HWord)&rvn_icount),
-					bin(out, Iop_Add64, old, u64((ULong)ninsn))));
-}
-
-/* At a translation's start when bursting: if the phase is due to change,
- * change it and leave to this same start, every translation discarded.
- * Then count the translation's instructions. */
-static void burst_start(IRSB *out, Addr start, const VexGuestLayout *layout, Int ninsn)
-{
-	IRExpr *now = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&rvn_icount)));
-	IRExpr *next = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&rvn_next_switch)));
-	IRExpr *due = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, next, now));
-
-	call_0(out, "rvn_switch", rvn_switch, 0, mkIRExprVec_0(), due);
-	addStmtToIRSB(out, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMSTART), u64(0)));
-	addStmtToIRSB(out, IRStmt_Put(offsetof(VexGuestAMD64State, guest_CMLEN), u64(~0ULL)));
-	addStmtToIRSB(out, IRStmt_Exit(due, Ijk_InvalICache, IRConst_U64(start), layout->offset_IP));
-	count_insns(out, ninsn);
-}
-
-/* Between bursts: the code as it is, counted, and the shadow call stack
- * kept, so that the next burst's contexts are whole. */
-static IRSB *between_bursts(IRSB *in, const VexGuestLayout *layout, Int ninsn)
-{
-	IRSB *out = deepCopyIRSBExceptStmts(in);
-	Bool entered = False;
-	Addr ret = 0;
-	Int i;
-
-	for (i = 0; i < in->stmts_used; i++) {
-		IRStmt *st = in->stmts[i];
-
-		addStmtToIRSB(out, st);
-		if (st->tag != Ist_IMark)
-			continue;
-		ret = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
-		if (!entered) {
-			spy_ir_check_return(out, layout->offset_SP);
-			burst_start(out, (Addr)st->Ist.IMark.addr, layout, ninsn);
-		}
-		entered = True;
-	}
-	if (in->jumpkind == Ijk_Call && ninsn)
-		spy_ir_push_call(out, ret, layout->offset_SP);
-	return out;
 }
 
 IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
@@ -802,12 +766,12 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	spy_st.superblocks++;
 	for (i = 0; i < in->stmts_used; i++)
 		ninsn += in->stmts[i]->tag == Ist_IMark;
-	if (!rvn_judging())
-		return between_bursts(in, layout, ninsn);
 	c.in = in;
 	c.out = deepCopyIRSBExceptStmts(in);
 	c.sbase = layout->total_sizeB;
 	c.sp_off = layout->offset_SP;
+	c.pending = 0;
+	c.on = NULL;
 	c.vt = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(IRTemp));
 	c.owner = VG_(malloc)("witchspy.rvn", (in->stmts_used + 1) * sizeof(Int));
 	c.counted = VG_(calloc)("witchspy.rvn", in->stmts_used + 1, sizeof(Bool));
@@ -827,7 +791,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 			if (!entered) {
 				spy_ir_check_return(c.out, c.sp_off);
 				if (spy_cfg.burst_on)
-					burst_start(c.out, (Addr)st->Ist.IMark.addr, layout, ninsn);
+					c.on = rvn_burst_start(in, c.out, i + 1, layout, ninsn);
 			}
 			entered = True;
 			continue;
@@ -839,8 +803,9 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 		else
 			addStmtToIRSB(c.out, st);
 	}
+	judge_pending(&c, NULL);
 	if (in->jumpkind == Ijk_Call && ninsn)
-		spy_ir_push_call(c.out, ret, c.sp_off);
+		spy_ir_push_call(c.out, ret, c.sp_off, NULL);
 	VG_(free)(c.vt);
 	VG_(free)(c.owner);
 	VG_(free)(c.counted);

@@ -20,22 +20,51 @@
 
 #include "spy.h"
 
-/* One judged instruction: its context handle (as the other tools') and
- * the numbers it made, the last RVN_KEEP of which the table keeps. */
+/* One judged instruction: its context handles and the numbers it made,
+ * the last RVN_KEEP of which the table keeps. */
 #define RVN_KEEP 4
 
+/*
+ * An instruction's handle in a calling context is the context tree's
+ * child of that context for it (spy_cct_child): a lookup in a table of
+ * every node, a cache miss where a program has many contexts. A function
+ * called from many places runs its instructions in several contexts in
+ * turn (sqlite3 under rvn looked up a node for half of its events with
+ * the last two kept): each instruction keeps its last RVN_CONTEXTS,
+ * most recent first.
+ */
+#define RVN_CONTEXTS 4
+
 typedef struct {
-	SpySite site;
+	UInt ctx[RVN_CONTEXTS];	/* spy_cur_node when it ran; SPY_NO_NODE: none */
+	UInt handle[RVN_CONTEXTS];	/* its node in ctx[i] */
 	UInt epoch;		/* the burst its rings below are of */
 	UInt id;		/* 1, 2, ...: a load's name in the cells it read */
-	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
 	UInt nkept, next_out;
+	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
+	Addr pc;
+	SpyMemo memo;		/* its redundant events while they go to one pair */
 	/* --by=value: its last results' operator and operands, hashed, and
 	 * their contexts (spy_cfg.history of each, allocated when first run) */
 	ULong *seen;
 	UInt *seen_node;
 	UInt nseen, next_seen;
 } RvnSite;
+
+/* The site of the instruction at pc, one whatever translations hold it
+ * (rvn_sites.c). */
+RvnSite *rvn_site_at(Addr pc);
+UInt rvn_site_resolve(RvnSite *s);
+/* Every site's memo: added to its pair, or emptied (spy_memos_flush and
+ * spy_memos_drop). */
+void rvn_memos_flush(void);
+void rvn_memos_drop(void);
+
+/* The site's handle in the current context. */
+static inline UInt rvn_site_handle(RvnSite *s)
+{
+	return LIKELY(s->ctx[0] == spy_cur_node) ? s->handle[0] : rvn_site_resolve(s);
+}
 
 /* Flags of a load or store, beside its size. */
 #define RVN_SIZE(f) ((f) & 0xff)
@@ -67,10 +96,30 @@ static inline ULong rvn_mix(ULong h, ULong v)
 	return rvn_fmix((h ^ v) * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL);
 }
 
+/*
+ * Computations waiting to be judged: a translation writes each judged
+ * result's site and number here and judges them together (rvn_judge_all)
+ * before it can leave, at a side exit that is taken and at its end, so
+ * that the table's probes of one call can overlap in the cache (those of
+ * its old generation are prefetched first) instead of each waiting for
+ * its own miss. They are
+ * judged in the same order as one by one, in the same calling context,
+ * and nothing else a translation calls reads what judging changes.
+ * A translation with more judged results than fit judges them earlier.
+ */
+#define RVN_PENDING 64
+
+typedef struct {
+	RvnSite *s;
+	ULong vn;
+} RvnPending;
+
+extern RvnPending rvn_pending[RVN_PENDING];
+
 /* The helpers the translations call. */
 ULong rvn_load(RvnSite *s, Addr a, UWord flags);
 void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn);
-VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn);
+VG_REGPARM(1) void rvn_judge_all(UWord n);
 VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h);
 ULong rvn_fresh(void);
 /* A helper wrote guest state at [off, off + size): fresh numbers there. */
@@ -78,6 +127,16 @@ void rvn_regs_written(UWord off, UWord size);
 
 /* The core wrote registers (a system call's result, a signal frame). */
 void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size);
+
+/* The set of computed numbers' keys (rvn_table.c): add puts key in with
+ * node, unless it is there already: then False, and *first its node. */
+void rvn_table_init(void);
+Bool rvn_table_add(ULong key, UInt node, UInt *first);
+void rvn_table_remove(ULong key);
+/* Start bringing key's place in the table into the cache, where it may
+ * be far. */
+void rvn_table_prefetch(ULong key);
+void rvn_table_clear(void);
 
 /* Totals for the profile's stats. */
 struct rvn_stats {
@@ -91,17 +150,21 @@ struct rvn_stats {
 /*
  * --witch-burst=ON,OFF (the thesis's bursty sampling): ON instructions
  * judged, then OFF run with only the instruction count and the shadow
- * call stack, and again. The translations change at each switch: the
- * first translation to start after it is due calls rvn_switch and leaves
- * to its own start asking the core to discard every translation (the
- * exit a self-checking translation takes when its code changed), so that
- * the code is translated again for the new phase. A burst starts
- * afresh: numbers made before it are forgotten.
+ * call stack, and again. One translation serves both phases
+ * (rvn_burst.c): the first to start after a switch is due calls
+ * rvn_switch. A burst starts afresh: numbers made before it are
+ * forgotten.
  */
 extern ULong rvn_icount;	/* guest instructions so far, counted when bursting */
 extern ULong rvn_next_switch;	/* the count at which the phase changes */
-Bool rvn_judging(void);
+extern ULong rvn_on;		/* in a burst (1) or between bursts (0) */
 void rvn_switch(void);
+/* A translation's start when bursting, after its first IMark (in's
+ * statement first - 1): the switch, the count, and the copy of the code
+ * without numbers that leaves the translation between bursts; then NULL.
+ * Where no copy can leave, no copy: the condition "in a burst" instead,
+ * which each helper call of the numbered code must add to its guard. */
+IRExpr *rvn_burst_start(IRSB *in, IRSB *out, Int first, const VexGuestLayout *layout, Int ninsn);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);

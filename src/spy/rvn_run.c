@@ -10,12 +10,13 @@
  * computations, `use` loads, `approx` stores (profile.c writes them as
  * `r` lines).
  *
- * Computations are judged per thread: a number's key in the table is the
- * number and the thread's record (not its ThreadId, which Valgrind gives
- * again to a thread started after another ended). The table keeps, per static instruction, the
- * last RVN_KEEP numbers it made (thesis §2.4: the last N per
- * instruction); a number an instruction makes again is not kept twice.
- * Loads are judged in the cells (rvn_load).
+ * Computations are judged per thread: a number's key in the table
+ * (rvn_table.c) is the number told apart by the thread's record (not its
+ * ThreadId, which Valgrind gives again to a thread started after another
+ * ended). The table keeps, per static instruction, the last RVN_KEEP
+ * numbers it made (thesis §2.4: the last N per instruction); a number an
+ * instruction makes again is not kept twice. Loads are judged in the
+ * cells (rvn_load).
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -58,6 +59,13 @@ static struct cell *cell_at(Addr a, Bool create)
 	return c ? (struct cell *)&c[(a & (SH_CHUNK - 1)) & ~(Addr)(RVN_CELL - 1)] : NULL;
 }
 
+/* The cell of p, whose cell follows c's: the next in c's chunk unless
+ * it starts another chunk. */
+static inline struct cell *next_cell(struct cell *c, Addr p, Bool create)
+{
+	return LIKELY((p & (SH_CHUNK - 1)) >= RVN_CELL) ? c + 1 : cell_at(p, create);
+}
+
 static ULong cell_vn(const struct cell *c)
 {
 	return (ULong)c->hi << 32 | c->lo;
@@ -73,7 +81,7 @@ static void cell_set(struct cell *c, ULong vn, UInt node)
 
 static Bool cell_has(const struct cell *c)
 {
-	return (c->node & CELL_HAS) != 0;
+	return c && (c->node & CELL_HAS) != 0;
 }
 
 static UInt cell_node(const struct cell *c)
@@ -86,91 +94,106 @@ static UInt cell_node(const struct cell *c)
 static void fill(Addr a, UInt n, UInt node)
 {
 	ULong vn = rvn_fresh();
+	struct cell *c = cell_at(a, True);
 	UInt k;
 
 	for (k = 0; k < n; k += RVN_CELL) {
-		struct cell *c = cell_at(a + k, True);
-
+		if (k)
+			c = next_cell(c, a + k, True);
 		if (!cell_has(c))
 			cell_set(c, k ? rvn_piece(vn, RVN_CELL, k / RVN_CELL) : vn, node);
 	}
 }
 
 /*
- * The number of the n bytes at a (NULL *first when some have none): one
- * value stored whole gives its own number; bytes within one cell, read
- * from its start, give the cell's; anything else a number of its parts.
+ * The number of the n bytes at a (0, and 0 in *first, when some have
+ * none; *cp: a's cell, NULL when its chunk has none): one value stored
+ * whole gives its own number; bytes within one cell, read from its
+ * start, give the cell's; anything else a number of its parts.
  */
-static ULong mem_vn(Addr a, UInt n, UInt *first)
+static ULong mem_vn(Addr a, UInt n, UInt *first, struct cell **cp)
 {
 	Addr c0 = a & ~(Addr)(RVN_CELL - 1);
-	Addr end = a + n;
-	struct cell *c = cell_at(c0, False);
+	Addr end = a + n, p;
+	struct cell *c = cell_at(c0, False), *q;
 	ULong vn, h;
 	Bool whole;
-	Addr p;
 
 	*first = 0;
-	if (!c || !cell_has(c))
+	*cp = c;
+	if (!cell_has(c))
 		return 0;
 	vn = cell_vn(c);
-	*first = cell_node(c);
-	if (end <= c0 + RVN_CELL)
+	if (end <= c0 + RVN_CELL) {
+		*first = cell_node(c);
 		return a == c0 ? vn : rvn_mix(rvn_mix(vn, 0x5EC7), (a - c0) << 8 | n);
-	whole = a == c0;
-	h = rvn_mix(vn, 0x701E);
-	for (p = c0 + RVN_CELL; p < end; p += RVN_CELL) {
-		struct cell *q = cell_at(p, False);
-		ULong v;
-
-		if (!q || !cell_has(q)) {
-			*first = 0;
-			return 0;
-		}
-		v = cell_vn(q);
-		whole &= v == rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL));
-		h = rvn_mix(h, v);
 	}
-	return whole && end % RVN_CELL == 0 ? vn : rvn_mix(h, (a - c0) << 8 | n);
+	whole = a == c0 && end % RVN_CELL == 0;
+	for (q = c, p = c0 + RVN_CELL; p < end; p += RVN_CELL) {
+		q = next_cell(q, p, False);
+		if (!cell_has(q))
+			return 0;
+		whole = whole && cell_vn(q) == rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL));
+	}
+	*first = cell_node(c);
+	if (whole)
+		return vn;
+	h = rvn_mix(vn, 0x701E);
+	for (q = c, p = c0 + RVN_CELL; p < end; p += RVN_CELL) {
+		q = next_cell(q, p, False);
+		h = rvn_mix(h, cell_vn(q));
+	}
+	return rvn_mix(h, (a - c0) << 8 | n);
 }
 
 static void mem_put(Addr a, UInt n, ULong vn, UInt node)
 {
 	Addr c0 = a & ~(Addr)(RVN_CELL - 1), p;
+	struct cell *c = cell_at(c0, True);
 
 	if (a == c0 && n % RVN_CELL == 0) {
-		for (p = a; p < a + n; p += RVN_CELL)
-			cell_set(cell_at(p, True), p == a ? vn : rvn_piece(vn, RVN_CELL,
-									 (UInt)((p - a) / RVN_CELL)),
-				 node);
+		cell_set(c, vn, node);
+		for (p = a + RVN_CELL; p < a + n; p += RVN_CELL) {
+			c = next_cell(c, p, True);
+			cell_set(c, rvn_piece(vn, RVN_CELL, (UInt)((p - a) / RVN_CELL)), node);
+		}
 		return;
 	}
 	/* Part of a cell, or across cells: each changes into a number of
 	 * what it held and what was written into it. */
 	for (p = c0; p < a + n; p += RVN_CELL) {
-		struct cell *c = cell_at(p, True);
-		ULong old = cell_has(c) ? cell_vn(c) : rvn_fresh();
+		ULong old;
 
+		if (p != c0)
+			c = next_cell(c, p, True);
+		old = cell_has(c) ? cell_vn(c) : rvn_fresh();
 		cell_set(c, rvn_mix(rvn_mix(old, vn), (a - p + 64) << 8 | n), node);
 	}
 }
 
 /* ---- judging ---- */
 
-static void redundant(UInt first, UInt again, int kind)
+/* A redundant event of site s, counted in its memo while its events go
+ * to one pair: a pair's record is seldom in the cache, the site's is. */
+static void redundant(RvnSite *s, UInt first, UInt again, int kind)
 {
-	SpyPair *p;
+	SpyMemo *m = &s->memo;
 
 	if (!spy_cur)
 		return;
-	p = spy_pair(&spy_cur->pairs, first, again);
-	p->count++;
+	if (UNLIKELY(m->t != spy_cur || m->p.watch != first || m->p.trap != again)) {
+		spy_memo_flush(m);
+		m->t = spy_cur;
+		m->p.watch = first;
+		m->p.trap = again;
+	}
+	m->p.count++;
 	if (kind == 'c')
-		p->waste++;
+		m->p.waste++;
 	else if (kind == 'l')
-		p->use++;
+		m->p.use++;
 	else
-		p->approx++;
+		m->p.approx++;
 }
 
 /*
@@ -184,21 +207,22 @@ static void redundant(UInt first, UInt again, int kind)
 ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 {
 	UInt n = RVN_SIZE(flags), first, node;
-	ULong vn = mem_vn(a, n, &first);
 	struct cell *c;
+	ULong vn = mem_vn(a, n, &first, &c);
 
-	node = spy_site_handle(&s->site);
+	/* The load's context only where it is needed: most loads are
+	 * neither the first read nor redundant. */
 	if (!vn) {
-		fill(a, n, node);
-		vn = mem_vn(a, n, &first);
+		fill(a, n, rvn_site_handle(s));
+		vn = mem_vn(a, n, &first, &c);
 	}
 	if (flags & RVN_IMPLICIT)
 		return vn;
 	rvn_st.loads++;
-	c = cell_at(a, True);
 	if (c->reader == s->id) {
 		rvn_st.redundant_loads++;
-		redundant(node, node, 'l');
+		node = rvn_site_handle(s);
+		redundant(s, node, node, 'l');
 	}
 	c->reader = s->id;
 	return vn;
@@ -206,66 +230,18 @@ ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 
 void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
 {
-	UInt n = RVN_SIZE(flags), first, node = spy_site_handle(&s->site);
+	UInt n = RVN_SIZE(flags), first, node = rvn_site_handle(s);
+	struct cell *c;
 
 	if (!(flags & RVN_IMPLICIT)) {
 		rvn_st.stores++;
-		if (mem_vn(a, n, &first) == vn && first) {
+		if (mem_vn(a, n, &first, &c) == vn && first) {
 			rvn_st.redundant_stores++;
-			redundant(first, node, 's');
+			redundant(s, first, node, 's');
 			return;		/* the location keeps who put it there first */
 		}
 	}
 	mem_put(a, n, vn, node);
-}
-
-/* Computations: an open-addressing set of keys, linear probing. */
-static struct comp_ent {
-	ULong key;		/* 0: empty */
-	UInt node;
-} *comps;
-static UWord comp_mask, comp_used;
-
-static UWord comp_slot(ULong key)
-{
-	UWord i = rvn_fmix(key) & comp_mask;
-
-	while (comps[i].key && comps[i].key != key)
-		i = (i + 1) & comp_mask;
-	return i;
-}
-
-static void comp_grow(void)
-{
-	struct comp_ent *old = comps;
-	UWord n = old ? 2 * (comp_mask + 1) : 1 << 12, i;
-
-	comps = VG_(calloc)("witchspy.rvn.comps", n, sizeof(*comps));
-	comp_mask = n - 1;
-	for (i = 0; old && i < n / 2; i++)
-		if (old[i].key)
-			comps[comp_slot(old[i].key)] = old[i];
-	VG_(free)(old);
-}
-
-/* Remove a key, shifting back the entries its probe sequence held up. */
-static void comp_remove(ULong key)
-{
-	UWord i = comp_slot(key), j, home;
-
-	if (!comps[i].key)
-		return;
-	comps[i].key = 0;
-	comp_used--;
-	for (j = (i + 1) & comp_mask; comps[j].key; j = (j + 1) & comp_mask) {
-		home = rvn_fmix(comps[j].key) & comp_mask;
-		/* Move j back to i unless its home lies in (i, j]. */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			comps[i] = comps[j];
-			comps[j].key = 0;
-			i = j;
-		}
-	}
 }
 
 static UInt epoch;
@@ -283,7 +259,7 @@ static void current(RvnSite *s)
 static void keep(RvnSite *s, ULong key)
 {
 	if (s->nkept == RVN_KEEP) {
-		comp_remove(s->kept[s->next_out]);
+		rvn_table_remove(s->kept[s->next_out]);
 		rvn_st.dropped++;
 		s->kept[s->next_out] = key;
 		s->next_out = (s->next_out + 1) % RVN_KEEP;
@@ -292,26 +268,52 @@ static void keep(RvnSite *s, ULong key)
 	}
 }
 
-VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn)
+/* A number's key: the number itself, told apart per thread by a random
+ * mask of the thread's record (a bijection, so no two numbers of a thread
+ * share a key). */
+static ULong thread_mask(void)
 {
-	ULong key = rvn_mix(vn, (ULong)(Addr)spy_cur) | 1;
-	UInt node = spy_site_handle(&s->site);
-	UWord i;
+	static const SpyThread *of;
+	static ULong m;
+
+	if (LIKELY(spy_cur == of))
+		return m;
+	of = spy_cur;
+	m = rvn_fmix((ULong)(Addr)spy_cur * 0xA24BAED4963EE407ULL + 1);
+	return m;
+}
+
+static void judge(RvnSite *s, ULong key)
+{
+	UInt node = rvn_site_handle(s), first;
 
 	current(s);
 	rvn_st.computations++;
-	if (2 * (comp_used + 1) > comp_mask)
-		comp_grow();
-	i = comp_slot(key);
-	if (comps[i].key) {
+	if (!rvn_table_add(key, node, &first)) {
 		rvn_st.redundant_computations++;
-		redundant(comps[i].node, node, 'c');
+		redundant(s, first, node, 'c');
 		return;
 	}
-	comps[i].key = key;
-	comps[i].node = node;
-	comp_used++;
 	keep(s, key);
+}
+
+RvnPending rvn_pending[RVN_PENDING];
+
+VG_REGPARM(1) void rvn_judge_all(UWord n)
+{
+	ULong m = thread_mask(), keys[RVN_PENDING];
+	UWord i;
+
+	for (i = 0; i < n; i++) {
+		RvnSite *s = rvn_pending[i].s;
+
+		keys[i] = rvn_pending[i].vn ^ m;
+		rvn_table_prefetch(keys[i]);
+		if (s->nkept == RVN_KEEP && s->epoch == epoch)
+			rvn_table_prefetch(s->kept[s->next_out]);
+	}
+	for (i = 0; i < n; i++)
+		judge(rvn_pending[i].s, keys[i]);
 }
 
 /* --by=value: the same operator on the same operand values as one of the
@@ -319,7 +321,7 @@ VG_REGPARM(2) void rvn_judge(RvnSite *s, ULong vn)
  * the threads' results mix; a thread's own came mostly last anyway. */
 VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h)
 {
-	UInt node = spy_site_handle(&s->site), j;
+	UInt node = rvn_site_handle(s), j;
 
 	current(s);
 	rvn_st.computations++;
@@ -330,7 +332,7 @@ VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h)
 	for (j = 0; j < s->nseen; j++)
 		if (s->seen[j] == h) {
 			rvn_st.redundant_computations++;
-			redundant(s->seen_node[j], node, 'c');
+			redundant(s, s->seen_node[j], node, 'c');
 			return;
 		}
 	if (s->nseen < spy_cfg.history) {
@@ -370,13 +372,8 @@ void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size)
 /* ---- bursts ---- */
 
 ULong rvn_icount, rvn_next_switch;
-static Bool on = True;
+ULong rvn_on = 1;
 static ULong on_since;
-
-Bool rvn_judging(void)
-{
-	return !spy_cfg.burst_on || on;
-}
 
 static void zero_regs(ThreadId tid)
 {
@@ -388,8 +385,7 @@ static void zero_regs(ThreadId tid)
 /* Forget every number: the table's, memory's, the registers'. */
 static void forget_all(void)
 {
-	VG_(memset)(comps, 0, (comp_mask + 1) * sizeof(*comps));
-	comp_used = 0;
+	rvn_table_clear();
 	epoch++;
 	sh_clear(0, ~(SizeT)0);
 	spy_threads_live(zero_regs);
@@ -397,7 +393,7 @@ static void forget_all(void)
 
 void rvn_switch(void)
 {
-	if (on) {
+	if (rvn_on) {
 		rvn_st.judged += rvn_icount - on_since;
 		rvn_next_switch = rvn_icount + spy_cfg.burst_off;
 	} else {
@@ -406,7 +402,7 @@ void rvn_switch(void)
 		rvn_st.bursts++;
 		rvn_next_switch = rvn_icount + spy_cfg.burst_on;
 	}
-	on = !on;
+	rvn_on = !rvn_on;
 }
 
 /* A forked child's profile counts from the fork, its phase's rest ahead. */
@@ -415,7 +411,7 @@ void rvn_after_fork(void)
 	ULong left = rvn_next_switch - rvn_icount;
 
 	VG_(memset)(&rvn_st, 0, sizeof(rvn_st));
-	rvn_st.bursts = on;
+	rvn_st.bursts = rvn_on;
 	on_since = 0;
 	rvn_icount = 0;
 	if (spy_cfg.burst_on)
@@ -424,7 +420,7 @@ void rvn_after_fork(void)
 
 void rvn_init(void)
 {
-	comp_grow();
+	rvn_table_init();
 	rvn_next_switch = spy_cfg.burst_on ? spy_cfg.burst_on : ~0ULL;
 	rvn_st.bursts = 1;
 }
@@ -442,7 +438,7 @@ void rvn_write_stats(struct core_profile *o)
 	core_profile_stat(o, "dropped", rvn_st.dropped);
 	if (spy_cfg.burst_on) {
 		core_profile_stat(o, "instructions", rvn_icount);
-		core_profile_stat(o, "instructions_judged", rvn_st.judged + (on ? rvn_icount - on_since : 0));
+		core_profile_stat(o, "instructions_judged", rvn_st.judged + (rvn_on ? rvn_icount - on_since : 0));
 		core_profile_stat(o, "bursts", rvn_st.bursts);
 	}
 }

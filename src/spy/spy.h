@@ -291,9 +291,10 @@ typedef struct {
 
 VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp);
 /* In a translation: at its start, the check that a return left the
- * innermost frame; at its end, the frame a call pushes (instrument.c). */
+ * innermost frame; at its end, the frame a call pushes, where guard (an
+ * Ity_I1 atom, or NULL: always) holds (instrument.c). */
 void spy_ir_check_return(IRSB *out, Int sp_off);
-void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off);
+void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off, IRExpr *guard);
 /* The value of atom e as up to four 64-bit pieces in p, low first; how
  * many (0: a type with no integer view). */
 Int spy_ir_pieces(IRSB *out, IRExpr *e, IRExpr **p);

@@ -76,6 +76,12 @@ within "$(json "$TMP/b.json" '.totals.stats.bursts')" 3 1000 "bursts: several"
 within "$(at "$TMP/b.json" computation rvn_pow.c "$(marked rvn_pow)")" 1000 1e12 "bursts: pow's redundancy found"
 like "$("$WITCH" report "$TMP/b" | sed -n 4p)" "^instructions observed: [0-9.]+% \\([0-9]+ of [0-9]+, in [0-9]+ bursts\\)$" \
 	"the text report says how much was observed"
+# One translation serves both phases: switching translates nothing again
+# (a translation made for one phase was made again at each switch).
+"$WITCH" spy --quiet --tool=rvn --burst=1,20 -o "$TMP/b1" -- "$PROGS/rvn_pow" bad 50000 >/dev/null
+one=$(sed -n 's/^stat superblocks //p' "$TMP"/b1/*.witch)
+within "$(sed -n 's/^stat superblocks //p' "$TMP"/b/*.witch)" "$((one * 99 / 100))" "$((one * 101 / 100))" \
+	"bursts: as many translations with $(json "$TMP/b.json" '.totals.stats.bursts') bursts as with one"
 
 # Per thread: two threads compute the same sums of squares once each,
 # then the main thread twice; only the main thread's second is redundant.

@@ -1,0 +1,163 @@
+/*
+ * rvn_sites.c - the instructions of witch spy --tool=rvn (RvnSite, rvn.h):
+ * one per address, and their handles in the calling contexts they run in.
+ *
+ * A handle is the context tree's node for an instruction under a context
+ * (spy_cct_child). The tree's table of every node is large, and a lookup
+ * there is a cache miss; sqlite3's instructions run in a new context for
+ * a third of their events, mostly a context they ran in before but not
+ * among the last few they keep: a function called from many places in
+ * turn. So each context also keeps the handles of the instructions that
+ * ran in it, in a small table of its own: while the program runs in a
+ * context, its instructions find their handles in the same few lines.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+
+#include "rvn.h"
+#include "addrmap.h"
+
+/*
+ * The sites, one per address whatever translations hold it: a translation
+ * made again (Valgrind discards them when its cache is full, or their
+ * code is unmapped) finds its sites, their rings and their loads' names
+ * as it left them, instead of leaking new ones.
+ */
+static SpyAddrMap sites_by_pc;
+static RvnSite **sites;		/* all of them */
+static UInt nsites, sites_cap;
+
+RvnSite *rvn_site_at(Addr pc)
+{
+	static UInt next_id = 1;
+	RvnSite *s = spy_addrmap_get(&sites_by_pc, pc);
+	Int i;
+
+	if (s)
+		return s;
+	s = VG_(calloc)("witchspy.rvn.sites", 1, sizeof(*s));
+	s->pc = pc;
+	for (i = 0; i < RVN_CONTEXTS; i++)
+		s->ctx[i] = SPY_NO_NODE;
+	s->id = next_id++;
+	spy_addrmap_put(&sites_by_pc, pc, s);
+	if (nsites == sites_cap) {
+		sites_cap = sites_cap ? 2 * sites_cap : 1024;
+		sites = VG_(realloc)("witchspy.rvn.sites", sites, sites_cap * sizeof(*sites));
+	}
+	sites[nsites++] = s;
+	return s;
+}
+
+void rvn_memos_flush(void)
+{
+	UInt i;
+
+	for (i = 0; i < nsites; i++)
+		spy_memo_flush(&sites[i]->memo);
+}
+
+void rvn_memos_drop(void)
+{
+	UInt i;
+
+	for (i = 0; i < nsites; i++)
+		VG_(memset)(&sites[i]->memo, 0, sizeof(SpyMemo));
+}
+
+/* A context's handles by site id: open addressing, at most half full. */
+struct ctx_tab {
+	UInt mask, used;
+	struct {
+		UInt id;	/* 0: empty */
+		UInt handle;
+	} e[];
+};
+
+static struct ctx_tab **tabs;	/* by context node */
+static UInt ntabs;
+
+static struct ctx_tab *new_tab(UInt slots)
+{
+	struct ctx_tab *t = VG_(calloc)("witchspy.rvn.ctx", 1, sizeof(*t) + slots * sizeof(t->e[0]));
+
+	t->mask = slots - 1;
+	return t;
+}
+
+static UInt home(const struct ctx_tab *t, UInt id)
+{
+	return (id * 0x9E3779B1u >> 8) & t->mask;
+}
+
+static void tab_put(struct ctx_tab *t, UInt id, UInt handle)
+{
+	UInt i = home(t, id);
+
+	while (t->e[i].id)
+		i = (i + 1) & t->mask;
+	t->e[i].id = id;
+	t->e[i].handle = handle;
+	t->used++;
+}
+
+/* The table of context node, made or grown to take one more. */
+static struct ctx_tab *tab_of(UInt node)
+{
+	struct ctx_tab *t, *old;
+	UInt i;
+
+	if (node >= ntabs) {
+		UInt n = ntabs ? ntabs : 1024;
+
+		while (n <= node)
+			n *= 2;
+		tabs = VG_(realloc)("witchspy.rvn.ctx", tabs, n * sizeof(*tabs));
+		VG_(memset)(tabs + ntabs, 0, (n - ntabs) * sizeof(*tabs));
+		ntabs = n;
+	}
+	if (!tabs[node])
+		tabs[node] = new_tab(8);
+	t = tabs[node];
+	if (2 * (t->used + 1) <= t->mask)
+		return t;
+	old = t;
+	t = tabs[node] = new_tab(2 * (old->mask + 1));
+	for (i = 0; i <= old->mask; i++)
+		if (old->e[i].id)
+			tab_put(t, old->e[i].id, old->e[i].handle);
+	VG_(free)(old);
+	return t;
+}
+
+static UInt handle_in(UInt node, const RvnSite *s)
+{
+	struct ctx_tab *t = tab_of(node);
+	UInt i, h;
+
+	for (i = home(t, s->id); t->e[i].id; i = (i + 1) & t->mask)
+		if (t->e[i].id == s->id)
+			return t->e[i].handle;
+	h = spy_handle(spy_cct_child(node, s->pc, DT_INT));
+	tab_put(t, s->id, h);
+	return h;
+}
+
+/* The site's handle in the current context, which is not its latest. */
+UInt rvn_site_resolve(RvnSite *s)
+{
+	UInt node = spy_cur_node, h;
+	Int i;
+
+	for (i = 1; i < RVN_CONTEXTS - 1 && s->ctx[i] != node; i++)
+		;
+	h = s->ctx[i] == node ? s->handle[i] : handle_in(node, s);
+	for (; i > 0; i--) {
+		s->ctx[i] = s->ctx[i - 1];
+		s->handle[i] = s->handle[i - 1];
+	}
+	s->ctx[0] = node;
+	s->handle[0] = h;
+	return h;
+}
