@@ -15,11 +15,13 @@
  * contexts it was judged in: the common case costs a comparison.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_stacktrace.h"
 
 #include "spy.h"
 #include "loop.h"
@@ -285,5 +287,68 @@ void spy_signal_leave(ThreadId tid)
 	while (t->depth > m->base)
 		pop(t);
 	t->sigbase = m->prev_base;
+	mirror(t);
+}
+
+/* ---- frames from the stack itself ---- */
+
+/* The growing buffers of spy_stack_rebuild's traces. */
+static Addr *trace_ips, *trace_sps;
+static UInt trace_cap;
+
+/*
+ * Valgrind's stack trace of the thread (CFI, else frame pointers): entry
+ * 0 is where it is, entry k > 0 one byte into the call that made frame
+ * k - 1, at the stack pointer that call left: so the frame it made has
+ * the return address one byte further and its slot 8 bytes below. The
+ * unwinder may go on past the outermost frame into whatever the stack
+ * holds: the trace ends at an entry outside executable memory or whose
+ * stack pointer is not above the one inside it. Returns the frames.
+ */
+static UInt stack_trace(ThreadId tid)
+{
+	UInt n, k;
+
+	for (;;) {
+		if (!trace_cap) {
+			trace_cap = 4096;
+			trace_ips = VG_(malloc)("witchspy.trace", trace_cap * sizeof(Addr));
+			trace_sps = VG_(malloc)("witchspy.trace", trace_cap * sizeof(Addr));
+		}
+		n = VG_(get_StackTrace)(tid, trace_ips, trace_cap, trace_sps, NULL, 0);
+		if (n < trace_cap)
+			break;
+		trace_cap *= 2;	/* deep recursion: all of it */
+		trace_ips = VG_(realloc)("witchspy.trace", trace_ips, trace_cap * sizeof(Addr));
+		trace_sps = VG_(realloc)("witchspy.trace", trace_sps, trace_cap * sizeof(Addr));
+	}
+	for (k = 1; k < n; k++) {
+		const NSegment *seg = VG_(am_find_nsegment)(trace_ips[k] + 1);
+
+		if (!seg || !seg->hasX || (k > 1 && trace_sps[k] <= trace_sps[k - 1]))
+			break;
+	}
+	return k - 1;
+}
+
+void spy_stack_rebuild(ThreadId tid)
+{
+	SpyThread *t = spy_thread(tid);
+	UInt n = stack_trace(tid), node = SPY_ROOT, k;
+
+	/* The frames it had, and the signals it was in, are stale. */
+	t->depth = t->sigbase = t->nsig = 0;
+	while (t->cap < n) {
+		t->cap *= 2;
+		t->f = VG_(realloc)("witchspy.frames", t->f, t->cap * sizeof(SpyFrame));
+	}
+	for (k = n; k >= 1; k--) {
+		SpyFrame *f = &t->f[t->depth++];
+
+		VG_(memset)(f, 0, sizeof(*f));
+		f->ret = trace_ips[k] + 1;
+		f->slot = trace_sps[k] - 8;
+		f->node = node = spy_cct_child(node, f->ret, DT_INT);
+	}
 	mirror(t);
 }

@@ -677,14 +677,16 @@ static SpySB *new_sb(struct insn *ins, Int ninsn)
 	return sb;
 }
 
-void spy_ir_check_return(IRSB *out, Int sp_off)
+void spy_ir_check_return(IRSB *out, Int sp_off, IRExpr *guard)
 {
 	/* SP above the innermost frame: a return (or longjmp) left it. */
 	IRExpr *limit = tmp_of(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&spy_cur_limit)));
 	IRExpr *sp = tmp_of(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
+	IRExpr *left = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp));
 
-	CALL(out, spy_sb_returned, mkIRExprVec_1(sp),
-	     tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp)));
+	if (guard)
+		left = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_And1, left, guard));
+	CALL(out, spy_sb_returned, mkIRExprVec_1(sp), left);
 }
 
 /* The call site returning to ret, one whatever translations hold it (rvn
@@ -717,7 +719,7 @@ static void enter(struct ctx *c, Addr start)
 	IRSB *out = c->out;
 
 	if (c->sb->n)
-		spy_ir_check_return(out, c->sp_off);
+		spy_ir_check_return(out, c->sp_off, NULL);
 	if (spy_cfg.tool == SPY_LOOP)
 		return;	/* it keeps no history for freed blocks to forget */
 	switch (spy_heap_fn_at(start)) {

@@ -789,9 +789,10 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 			addStmtToIRSB(c.out, st);
 			ret = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
 			if (!entered) {
-				spy_ir_check_return(c.out, c.sp_off);
 				if (spy_cfg.burst_on)
 					c.on = rvn_burst_start(in, c.out, i + 1, layout, ninsn);
+				else
+					spy_ir_check_return(c.out, c.sp_off, NULL);
 			}
 			entered = True;
 			continue;
@@ -805,7 +806,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	}
 	judge_pending(&c, NULL);
 	if (in->jumpkind == Ijk_Call && ninsn)
-		spy_ir_push_call(c.out, ret, c.sp_off, NULL);
+		spy_ir_push_call(c.out, ret, c.sp_off, c.on);
 	VG_(free)(c.vt);
 	VG_(free)(c.owner);
 	VG_(free)(c.counted);

@@ -14,8 +14,15 @@
  *     the code, copied, without numbers, its memory accesses and helper
  *       calls only between bursts
  *     if not in a burst: exit to the next instruction
- *     put the saved registers back
- *     the code with numbers (rvn.c)
+ *     put the saved registers back; the check that a return left the
+ *       innermost frame
+ *     the code with numbers (rvn.c), and at its end a call's new frame
+ *
+ * Between bursts calls are not followed at all: each burst starts from
+ * frames read off the threads' stacks (spy_stack_rebuild). The copy
+ * holds no call-stack code, and the code that runs in both phases calls
+ * its call-stack helpers only in a burst: following calls was much of a
+ * large program's cost between bursts (sqlite3).
  *
  * A side exit goes to a constant address. A translation that ends by
  * jumping to a computed one (a return, an indirect jump or call) leaves
@@ -490,8 +497,10 @@ IRExpr *rvn_burst_start(IRSB *in, IRSB *out, Int first, const VexGuestLayout *la
 	end = copy_end(in, first, layout, &dst, &jk);
 	/* The instruction the copy leaves out counts in its own translation. */
 	count(out, end >= 0 && end < in->stmts_used ? ninsn - 1 : ninsn);
-	if (end < 0)
+	if (end < 0) {
+		spy_ir_check_return(out, layout->offset_SP, on);
 		return on;
+	}
 	off = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, on));
 	/* The registers the numbered code must find as they were: saved
 	 * before the copy, put back after its exit. */
@@ -518,14 +527,10 @@ IRExpr *rvn_burst_start(IRSB *in, IRSB *out, Int first, const VexGuestLayout *la
 	for (i = first; i < end; i++)
 		if (in->stmts[i]->tag != Ist_IMark && in->stmts[i]->tag != Ist_NoOp)
 			add_off(out, renamed(in, out, map, in->stmts[i]), off);
-	if (end == in->stmts_used && in->jumpkind == Ijk_Call && ninsn) {
-		IRStmt *im = in->stmts[last_imark(in)];
-
-		spy_ir_push_call(out, (Addr)im->Ist.IMark.addr + im->Ist.IMark.len, layout->offset_SP, off);
-	}
 	addStmtToIRSB(out, IRStmt_Exit(off, jk, IRConst_U64((ULong)dst), layout->offset_IP));
 	for (i = nsaved - 1; i >= 0; i--)
 		addStmtToIRSB(out, IRStmt_Put(saved[i].off, saved[i].v));
+	spy_ir_check_return(out, layout->offset_SP, NULL);
 	if (end < in->stmts_used)
 		count(out, 1);
 	VG_(free)(map);

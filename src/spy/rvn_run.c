@@ -398,6 +398,9 @@ void rvn_switch(void)
 		rvn_next_switch = rvn_icount + spy_cfg.burst_off;
 	} else {
 		forget_all();
+		/* Calls were not followed between bursts: the stacks say where
+		 * each thread is. */
+		spy_threads_live(spy_stack_rebuild);
 		on_since = rvn_icount;
 		rvn_st.bursts++;
 		rvn_next_switch = rvn_icount + spy_cfg.burst_on;

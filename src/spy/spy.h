@@ -277,6 +277,9 @@ void spy_threads_live(void (*fn)(ThreadId tid));
 void spy_threads_after_fork(ThreadId tid);
 UInt spy_thread_node(SpyThread *t);
 void spy_unwind(SpyThread *t, Addr sp);
+/* Thread tid's frames made again from its stack, for a tool that stopped
+ * following its calls for a while (rvn between bursts). */
+void spy_stack_rebuild(ThreadId tid);
 void spy_signal_enter(ThreadId tid, Bool alt);
 void spy_signal_leave(ThreadId tid);
 
@@ -291,9 +294,9 @@ typedef struct {
 
 VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp);
 /* In a translation: at its start, the check that a return left the
- * innermost frame; at its end, the frame a call pushes, where guard (an
- * Ity_I1 atom, or NULL: always) holds (instrument.c). */
-void spy_ir_check_return(IRSB *out, Int sp_off);
+ * innermost frame; at its end, the frame a call pushes; each where guard
+ * (an Ity_I1 atom, or NULL: always) holds (instrument.c). */
+void spy_ir_check_return(IRSB *out, Int sp_off, IRExpr *guard);
 void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off, IRExpr *guard);
 /* The value of atom e as up to four 64-bit pieces in p, low first; how
  * many (0: a type with no integer view). */

@@ -76,6 +76,14 @@ within "$(json "$TMP/b.json" '.totals.stats.bursts')" 3 1000 "bursts: several"
 within "$(at "$TMP/b.json" computation rvn_pow.c "$(marked rvn_pow)")" 1000 1e12 "bursts: pow's redundancy found"
 like "$("$WITCH" report "$TMP/b" | sed -n 4p)" "^instructions observed: [0-9.]+% \\([0-9]+ of [0-9]+, in [0-9]+ bursts\\)$" \
 	"the text report says how much was observed"
+# Calls are not followed between bursts: each burst reads its frames off
+# the stack. Every context a burst found a redundancy in is one the
+# exhaustive run found it in too (none cut short, none made up).
+contexts() { jq -r '.pairs[] | .again | map("\(.function):\(.line)") | join(" < ")' "$1" | sort -u; }
+contexts "$TMP/rvn_pow-bad.json" >"$TMP/all.ctx"
+contexts "$TMP/b.json" >"$TMP/b.ctx"
+within "$(wc -l <"$TMP/b.ctx")" 3 1e9 "bursts: redundancy found in several contexts"
+is "$(comm -23 "$TMP/b.ctx" "$TMP/all.ctx" | head -3)" "" "bursts: every context is one of the exhaustive run's"
 # One translation serves both phases: switching translates nothing again
 # (a translation made for one phase was made again at each switch).
 "$WITCH" spy --quiet --tool=rvn --burst=1,20 -o "$TMP/b1" -- "$PROGS/rvn_pow" bad 50000 >/dev/null
