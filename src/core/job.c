@@ -31,6 +31,22 @@ static int64_t whole(const char *s)
 	return v;
 }
 
+/* The world size of a launcher that gives none (PMIx's): that of a later
+ * launcher's pair naming the same rank (srun --mpi=pmix sets Slurm's
+ * too), else 0. Another rank there is another job's (a batch step's). */
+static uint64_t size_elsewhere(core_getenv *get, size_t from, int64_t rank)
+{
+	size_t i;
+
+	for (i = from; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		int64_t size = vars[i][1] ? whole(get(vars[i][1])) : -1;
+
+		if (whole(get(vars[i][0])) == rank && size > rank)
+			return (uint64_t)size;
+	}
+	return 0;
+}
+
 void core_job_from_env(struct core_job *j, core_getenv *get)
 {
 	size_t i;
@@ -46,7 +62,7 @@ void core_job_from_env(struct core_job *j, core_getenv *get)
 		if (rank < 0 || (size >= 0 && rank >= size))
 			return;	/* the launcher's, but unreadable: no rank */
 		j->rank = rank;
-		j->size = size > 0 ? (uint64_t)size : 0;
+		j->size = size > 0 ? (uint64_t)size : size_elsewhere(get, i + 1, rank);
 		return;
 	}
 }

@@ -30,7 +30,9 @@ typedef const char *core_getenv(const char *name);
  * set of: OMPI_COMM_WORLD_RANK/SIZE (Open MPI), PMI_RANK/SIZE (MPICH's
  * Hydra, Intel MPI), PMIX_RANK (PMIx launchers), SLURM_PROCID with
  * SLURM_NTASKS (srun). The MPI ones come first: mpirun inside a Slurm
- * allocation leaves every rank the batch step's SLURM_PROCID. A rank that
+ * allocation leaves every rank the batch step's SLURM_PROCID. PMIx gives
+ * no size: it is the size of a later pair with the same rank (srun
+ * --mpi=pmix sets Slurm's too), if any. A rank that
  * is not a whole number (or not below the size) counts as none; the host
  * is left alone.
  */

@@ -44,6 +44,12 @@ static void test_env(void)
 	tap_ok(j.rank == 7 && j.size == 48, "MPICH's (PMI)");
 	j = from((const char *const[]){ "PMIX_RANK=5", NULL });
 	tap_ok(j.rank == 5 && j.size == 0, "PMIx's rank, size unknown");
+	j = from((const char *const[]){ "PMIX_RANK=5", "SLURM_PROCID=5", "SLURM_NTASKS=8", NULL });
+	tap_ok(j.rank == 5 && j.size == 8, "srun --mpi=pmix: PMIx's rank, Slurm's size for the same rank");
+	j = from((const char *const[]){ "PMIX_RANK=5", "SLURM_PROCID=0", "SLURM_NTASKS=1", NULL });
+	tap_ok(j.rank == 5 && j.size == 0, "a batch step's Slurm pair of another rank gives no size");
+	j = from((const char *const[]){ "PMIX_RANK=5", "SLURM_PROCID=5", "SLURM_NTASKS=5", NULL });
+	tap_ok(j.rank == 5 && j.size == 0, "nor one whose size does not hold the rank");
 	j = from((const char *const[]){ "SLURM_PROCID=12", "SLURM_NTASKS=16", NULL });
 	tap_ok(j.rank == 12 && j.size == 16, "srun's");
 	j = from((const char *const[]){ "SLURM_PROCID=0", "SLURM_NTASKS=1", "OMPI_COMM_WORLD_RANK=2",
