@@ -9,13 +9,13 @@
  * ends with a side exit, taken between bursts, to where the code goes on;
  * the numbered code follows it and runs only in a burst:
  *
- *     switch the phase if due; count the instructions
+ *     switch the phase if due; count the instructions; in a burst, the
+ *       check that a return left the innermost frame
  *     save the registers the numbered code must find as they were
  *     the code, copied, without numbers, its memory accesses and helper
  *       calls only between bursts
  *     if not in a burst: exit to the next instruction
- *     put the saved registers back; the check that a return left the
- *       innermost frame
+ *     put the saved registers back
  *     the code with numbers (rvn.c), and at its end a call's new frame
  *
  * Between bursts calls are not followed at all: each burst starts from
@@ -497,10 +497,9 @@ IRExpr *rvn_burst_start(IRSB *in, IRSB *out, Int first, const VexGuestLayout *la
 	end = copy_end(in, first, layout, &dst, &jk);
 	/* The instruction the copy leaves out counts in its own translation. */
 	count(out, end >= 0 && end < in->stmts_used ? ninsn - 1 : ninsn);
-	if (end < 0) {
-		spy_ir_check_return(out, layout->offset_SP, on);
+	spy_ir_check_return(out, layout->offset_SP, on);
+	if (end < 0)
 		return on;
-	}
 	off = tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, on));
 	/* The registers the numbered code must find as they were: saved
 	 * before the copy, put back after its exit. */
@@ -530,7 +529,6 @@ IRExpr *rvn_burst_start(IRSB *in, IRSB *out, Int first, const VexGuestLayout *la
 	addStmtToIRSB(out, IRStmt_Exit(off, jk, IRConst_U64((ULong)dst), layout->offset_IP));
 	for (i = nsaved - 1; i >= 0; i--)
 		addStmtToIRSB(out, IRStmt_Put(saved[i].off, saved[i].v));
-	spy_ir_check_return(out, layout->offset_SP, NULL);
 	if (end < in->stmts_used)
 		count(out, 1);
 	VG_(free)(map);
