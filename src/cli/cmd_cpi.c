@@ -28,6 +28,7 @@
 #include "cli/cpi_stdin.h"
 #include "cli/job.h"
 #include "cli/launch.h"
+#include "cli/launch_jobs.h"
 #include "cli/nominal.h"
 #include "cli/number.h"
 #include "cli/oneline.h"
@@ -62,13 +63,16 @@ static const char usage_text[] =
 	"                    program's), replacing only that run's earlier profiles in\n"
 	"                    DIR: under mpirun or srun, where the ranks can start\n"
 	"                    once per job, run the job twice, once with each\n"
+	"  --launch=CMD      both runs as two jobs of the launcher CMD (its words split\n"
+	"                    at blanks), started one after the other by witch, e.g.\n"
+	"                    --launch='mpirun -np 64' or --launch='srun -n 64'\n"
 	"  -q, --quiet       no progress line (on a terminal), no summary line\n";
 
 /* Which of the two runs to make. */
 enum runs { RUN_BOTH, RUN_SAMPLED, RUN_COUNTING };
 
 struct cpi_opts {
-	const char *outdir;
+	const char *outdir, *launch;
 	long rate;
 	int no_follow, quiet;
 	enum runs runs;
@@ -91,6 +95,7 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "run", required_argument, NULL, 'R' },
+		{ "launch", required_argument, NULL, 'L' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -99,6 +104,7 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 		CLI_OPTVAL_OUTPUT,
 		{ 'r', "samples per second (--rate=HZ)" },
 		{ 'R', "the run to make (--run=sampled or --run=counting)" },
+		{ 'L', "the launcher's command (--launch='mpirun -np 4')" },
 		{ 0, NULL },
 	};
 	int c;
@@ -126,6 +132,9 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 					    "sampled run) or --run=counting (under Valgrind)", optarg);
 			o->runs = !strcmp(optarg, "sampled") ? RUN_SAMPLED : RUN_COUNTING;
 			break;
+		case 'L':
+			o->launch = optarg;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -138,6 +147,11 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 	}
 	if (optind >= argc)
 		return fail("no program given; usage: witch cpi [OPTIONS] -- PROGRAM [ARGS...]");
+	if (o->launch && o->runs != RUN_BOTH)
+		return fail("--launch makes both runs, each as a job of its own: leave --run out");
+	if (o->launch && cli_job()->rank >= 0)
+		return fail("--launch starts the launcher itself (this is rank %lld of a job): run "
+			    "witch cpi --launch=CMD outside any launcher", (long long)cli_job()->rank);
 	/* A rank cannot start again in its job: MPI_Init fails the second
 	 * time (Open MPI: "getting local rank failed"). */
 	if (o->runs == RUN_BOTH && cli_job()->rank >= 0)
@@ -314,6 +328,17 @@ int cmd_cpi(int argc, char **argv)
 		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 		snprintf(defdir, sizeof(defdir), "witch-%s-cpi", base);
 		o.outdir = defdir;
+	}
+	if (o.launch) {
+		struct launch_jobs j = {
+			.who = WHO, .launch = o.launch, .subcommand = "cpi",
+			.opts = argv - optind + 1, .nopts = optind - 1, .prog = argv, .nprog = argc,
+			.run = { "--run=sampled", "--run=counting" }, .shown = 0,
+			.outdir = outdir, .quiet = o.quiet,
+		};
+
+		rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
+		return rc ? rc : launch_jobs(&j);
 	}
 	/* One run replaces its own earlier profiles, and keeps the other's. */
 	if (o.runs == RUN_BOTH)

@@ -26,6 +26,7 @@
 #include "cli/number.h"
 #include "cli/job.h"
 #include "cli/outdir.h"
+#include "cli/launch_jobs.h"
 #include "cli/spy_loop.h"
 #include "cli/target.h"
 #include "cli/tunables.h"
@@ -59,6 +60,9 @@ static const char usage_text[] =
 	"                           (output and exit status): the counting run, then\n"
 	"                           the loop run, into the same DIR (for a launcher's\n"
 	"                           ranks, which can start once per job)\n"
+	"  --launch=CMD             loop: both runs as two jobs of the launcher CMD (its\n"
+	"                           words split at blanks), started one after the other\n"
+	"                           by witch, e.g. --launch='mpirun -np 64'\n"
 	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
 	"  --history=N              rvn --by=value: compare with an instruction's last N\n"
 	"                           results (1 to " TEXT(RVN_HISTORY_MAX) ", default "
@@ -108,6 +112,7 @@ struct spy_opts {
 	long reads;		/* loop: A, R and RI of --thresholds */
 	double ratio, iter_ratio;
 	const char *run;	/* loop --run: "counting", "loops"; NULL: both */
+	const char *launch;	/* loop --launch: the launcher's command */
 	int no_follow, verbose, quiet;
 };
 
@@ -199,6 +204,15 @@ static int check_tool_options(const struct spy_opts *o, const char *tool)
 	if (o->run && strcmp(o->tool->name, "loop"))
 		return fail("--run=%s applies to --tool=loop, whose two runs it makes one at a time, "
 			    "not to --tool=%s", o->run, o->tool->name);
+	if (o->launch && strcmp(o->tool->name, "loop"))
+		return fail("--launch applies to --tool=loop, whose two runs it makes as two jobs; "
+			    "run the other tools under the launcher: mpirun witch spy --tool=%s ...",
+			    o->tool->name);
+	if (o->launch && o->run)
+		return fail("--launch makes both runs, each as a job of its own: leave --run out");
+	if (o->launch && cli_job()->rank >= 0)
+		return fail("--launch starts the launcher itself (this is rank %lld of a job): run "
+			    "witch spy --launch=CMD outside any launcher", (long long)cli_job()->rank);
 	/* A rank can start once per job: MPI_Init fails the second time. */
 	if (!strcmp(o->tool->name, "loop") && !o->run && cli_job()->rank >= 0)
 		return fail("--tool=loop runs the program twice (the first run finds its loops), which "
@@ -220,6 +234,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "burst", required_argument, NULL, 'B' },
 		{ "thresholds", required_argument, NULL, 'T' },
 		{ "run", required_argument, NULL, 'R' },
+		{ "launch", required_argument, NULL, 'L' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -230,6 +245,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		CLI_OPTVAL_OUTPUT,
 		{ 'T', "three thresholds (--thresholds=A,R,RI)" },
 		{ 'R', "the run to make (--run=counting or --run=loops)" },
+		{ 'L', "the launcher's command (--launch='mpirun -np 4')" },
 		{ 0, NULL },
 	};
 	const char *tool = "dead";
@@ -300,6 +316,9 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'L':
+			o->launch = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -388,6 +407,17 @@ int cmd_spy(int argc, char **argv)
 		base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.tool->dir);
 		o.outdir = defdir;
+	}
+	if (o.launch) {
+		struct launch_jobs j = {
+			.who = WHO, .launch = o.launch, .subcommand = "spy",
+			.opts = argv - optind + 1, .nopts = optind - 1, .prog = argv, .nprog = argc,
+			.run = { "--run=counting", "--run=loops" }, .shown = 1,
+			.outdir = outdir, .quiet = o.quiet,
+		};
+
+		rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
+		return rc ? rc : launch_jobs(&j);
 	}
 	loop = !strcmp(o.tool->name, "loop");
 	counting = loop && o.run && !strcmp(o.run, "counting");

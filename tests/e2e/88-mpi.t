@@ -173,6 +173,28 @@ is "$(ls "$L/cfg" | grep -c '^loops-h.*-r[01]\.map$') $(ls "$L" | grep -c '\.wit
 "$WITCH" report --rank=1 --format=json "$L" >"$TMP/l.json"
 is "$(json "$TMP/l.json" '"\(.tool) \(.process_details[0].rank) \(.loops | length > 0)"')" "loop 1 true" \
 	"the report of rank 1's loops"
+# ... or in one command: witch starts the two jobs itself, one after the
+# other, the loop run's output and exit status the program's.
+LL=$TMP/loops-launch
+"$WITCH" spy --tool=loop --launch="$MPIRUN -np 2" -o "$LL" -- "$P" 10 1 2 >"$TMP/ll.out" 2>"$TMP/ll.err"
+is $? 0 "witch spy --tool=loop --launch=mpirun: the job's exit status"
+cmp -s "$TMP/l0.out" "$TMP/ll.out"
+ok $? "... the program's output, once"
+is "$(ls "$LL/cfg" | grep -c '^loops-h.*-r[01]\.map$') $(ls "$LL" | grep -c '\.witch$')" "2 2" \
+	"... a loop map per rank, a loop profile per rank"
+like "$(tail -n 1 "$TMP/ll.err")" '^witch spy: both jobs ran \(counting, then loops\); see them with: witch report ' \
+	"... and it says so"
+"$WITCH" report --rank=1 --format=json "$LL" >"$TMP/ll.json"
+# own_loops JSON: the program's loops (MPI's start-up varies from run to run)
+own_loops() {
+	jq -c '[.loops[] | select(.file // "" | test("mpi_waste|waste_rounds")) |
+		[.function, .first_line, .iterations, .redundant_reads]] | sort' "$1"
+}
+is "$(own_loops "$TMP/ll.json")" "$(own_loops "$TMP/l.json")" \
+	"... the program's loops in rank 1 those the two jobs run by hand found"
+within "$(own_loops "$TMP/ll.json" | jq length)" 2 1000 "... and some are"
+expect_error "--launch with another tool" '^witch spy: --launch applies to --tool=loop' \
+	"$WITCH" spy --tool=dead --launch="$MPIRUN -np 2" -o "$TMP/no" -- "$P" 10 1 2
 
 if debug_registers_fire; then
 	R=$TMP/rec
@@ -250,5 +272,30 @@ is "$(ls "$C" | grep -c '\.witch$')" 4 "... beside the sampled run's profiles"
 "$WITCH" report --rank=1 "$C" >"$TMP/c.txt" 2>&1
 like "$(grep '^runs:' "$TMP/c.txt")" '^runs: sampled 1 process, [0-9]+ threads; counted 1 process' \
 	"the report joins the runs of rank 1"
+# ... or in one command, --launch: witch starts the two jobs itself.
+CL=$TMP/cpi-launch
+"$WITCH" cpi --launch="$MPIRUN -np 2" -o "$CL" -- "$P" 10 1 2 >"$TMP/cl.out" 2>"$TMP/cl.err"
+is $? 0 "witch cpi --launch=mpirun: the job's exit status"
+cmp -s "$TMP/cn.out" "$TMP/cl.out"
+ok $? "... the program's output, once"
+is "$(ls "$CL" | grep -c -- '-r[01]-[0-9]*\.witch$')" 4 "... a sampled and a counting profile per rank"
+like "$(tail -n 1 "$TMP/cl.err")" '^witch cpi: both jobs ran \(sampled, then counting\); see them with: witch report ' \
+	"... and it says so"
+"$WITCH" report --rank=1 "$CL" >"$TMP/cl.txt" 2>&1
+like "$(grep '^runs:' "$TMP/cl.txt")" '^runs: sampled 1 process, [0-9]+ threads; counted 1 process' \
+	"... the report joins the runs of rank 1"
+# A failing program: the first job's status is witch's, and the profiles stay.
+"$WITCH" cpi --launch="$MPIRUN -np 2" -o "$CL" -- sh -c 'exit 3' >/dev/null 2>&1
+is $? 3 "witch cpi --launch: a program's failure is witch's exit status"
+expect_error "--launch with --run" '^witch cpi: --launch makes both runs.*leave --run out' \
+	"$WITCH" cpi --launch="$MPIRUN -np 2" --run=sampled -o "$TMP/no" -- "$P" 10 1 2
+expect_error "--launch naming nothing" "^witch cpi: --launch=' ' names no launcher" \
+	"$WITCH" cpi --launch=' ' -o "$TMP/no" -- "$P" 10 1 2
+expect_error "--launch of a missing launcher" "^witch cpi: --launch: .*no-such-mpirun" \
+	"$WITCH" cpi --launch='no-such-mpirun -np 2' -o "$TMP/no" -- "$P" 10 1 2
+$MPIRUN -np 1 "$WITCH" cpi --launch="$MPIRUN -np 2" -o "$TMP/no" -- "$P" 10 1 2 >/dev/null 2>"$TMP/in.err"
+ok $((! $?)) "--launch under a launcher: refused"
+like "$(grep -m1 'witch cpi:' "$TMP/in.err")" '--launch starts the launcher itself \(this is rank 0 of a job\)' \
+	"... saying to run it outside"
 
 done_testing
