@@ -334,11 +334,10 @@ int cmd_cpi(int argc, char **argv)
 			.who = WHO, .launch = o.launch, .subcommand = "cpi",
 			.opts = argv - optind + 1, .nopts = optind - 1, .prog = argv, .nprog = argc,
 			.run = { "--run=sampled", "--run=counting" }, .shown = 0,
-			.outdir = outdir, .quiet = o.quiet,
+			.outdir = o.outdir, .quiet = o.quiet,
 		};
 
-		rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
-		return rc ? rc : launch_jobs(&j);
+		return launch_jobs(&j);
 	}
 	/* One run replaces its own earlier profiles, and keeps the other's. */
 	if (o.runs == RUN_BOTH)

@@ -413,11 +413,10 @@ int cmd_spy(int argc, char **argv)
 			.who = WHO, .launch = o.launch, .subcommand = "spy",
 			.opts = argv - optind + 1, .nopts = optind - 1, .prog = argv, .nprog = argc,
 			.run = { "--run=counting", "--run=loops" }, .shown = 1,
-			.outdir = outdir, .quiet = o.quiet,
+			.outdir = o.outdir, .quiet = o.quiet,
 		};
 
-		rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
-		return rc ? rc : launch_jobs(&j);
+		return launch_jobs(&j);
 	}
 	loop = !strcmp(o.tool->name, "loop");
 	counting = loop && o.run && !strcmp(o.run, "counting");

@@ -20,19 +20,19 @@
 #include "cli/launch.h"
 #include "cli/launch_jobs.h"
 #include "cli/oneline.h"
+#include "cli/outdir.h"
 #include "cli/target.h"
 
-/* The launcher's words, split at blanks, into v; how many, -1 if none. */
+/* The launcher's words, split at blanks, into v; how many (cap + 1: too
+ * many). */
 static int split(char *s, char **v, int cap)
 {
 	int n = 0;
 
-	for (s = strtok(s, " \t"); s; s = strtok(NULL, " \t"))
-		if (n < cap)
-			v[n++] = s;
-		else
-			return -1;
-	return n ? n : -1;
+	for (s = strtok(s, " \t"); s && n <= cap; s = strtok(NULL, " \t"))
+		if (n++ < cap)
+			v[n - 1] = s;
+	return n;
 }
 
 /* Whether opts[i] is --launch (and how many words it takes: 1 or 2). */
@@ -72,23 +72,31 @@ static char **job_argv(const struct launch_jobs *j, char **words, int nwords, co
 int launch_jobs(const struct launch_jobs *j)
 {
 	char *line = strdup(j->launch), *words[256], self[PATH_MAX], path[PATH_MAX], err[1024];
-	int nwords, status[2], k;
+	char dir[PATH_MAX];
+	int nwords, status[2], k, rc;
 	struct cpi_stdin in;
 	ssize_t len;
 
 	if (!line)
 		return cli_fail(j->who, 2, "out of memory");
 	nwords = split(line, words, 256);
-	if (nwords < 0)
+	if (nwords == 0)
 		return cli_fail(j->who, 2, "--launch='%s' names no launcher; give its command, "
 					   "e.g. --launch='mpirun -np 4' or --launch='srun -n 4'", j->launch);
+	if (nwords > 256)
+		return cli_fail(j->who, 2, "--launch has more than 256 words; shorten the launcher's "
+					   "command (a script that runs it, say)");
 	if (target_resolve(words[0], path, sizeof(path), err, sizeof(err)) < 0)
 		return cli_fail(j->who, 2, "--launch: %s", err);
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0)
 		return cli_fail(j->who, 2, "cannot find this witch's own path (/proc/self/exe)");
 	self[len] = 0;
-	if (cpi_stdin_open(&in, j->who, j->outdir))
+	/* Both jobs' profiles, and nothing of an earlier run. */
+	rc = outdir_prepare(j->who, j->outdir, dir, sizeof(dir));
+	if (rc)
+		return rc;
+	if (cpi_stdin_open(&in, j->who, dir))
 		return 2;
 	for (k = 0; k < 2; k++) {
 		char **v = job_argv(j, words, nwords, self, k);

@@ -16,7 +16,7 @@ struct launch_jobs {
 	const char *run[2];	/* the option of each job: "--run=sampled", ... */
 	int shown;		/* the job (0, 1) whose output and exit status are
 				   the program's; the other's go nowhere */
-	const char *outdir;	/* prepared, where stdin's copy may go */
+	const char *outdir;	/* -o as given: emptied before the first job */
 	int quiet;		/* no last line */
 };
 
