@@ -5,7 +5,7 @@
  * that `witch record`'s samples are compared with. The same tool finds
  * redundant computation by run-time value numbering (--tool=rvn), and
  * loops whose iterations read again what earlier ones read (--tool=loop,
- * Prometheus: two runs, the first finding the loops, spy_loop.h).
+ * Prometheus; the tool finds each module's loops with `witch loops`).
  *
  * Valgrind's messages stay in the output directory unless something went
  * wrong (valgrind.h). GLIBC_TUNABLES makes glibc pick the string routines it picks natively
@@ -26,8 +26,6 @@
 #include "cli/number.h"
 #include "cli/job.h"
 #include "cli/outdir.h"
-#include "cli/launch_jobs.h"
-#include "cli/spy_loop.h"
 #include "cli/target.h"
 #include "cli/tunables.h"
 #include "cli/oneline.h"
@@ -54,15 +52,8 @@ static const char usage_text[] =
 	"                           RVN: computations, loads and stores redundant\n"
 	"                           with earlier ones (run-time value numbering);\n"
 	"                           loop: loops whose iterations read the values\n"
-	"                           earlier iterations read (runs PROGRAM twice: a\n"
-	"                           counting run finds the loops, its output unshown)\n"
-	"  --run=counting|loops     loop: make one of the two runs, the program's own\n"
-	"                           (output and exit status): the counting run, then\n"
-	"                           the loop run, into the same DIR (for a launcher's\n"
-	"                           ranks, which can start once per job)\n"
-	"  --launch=CMD             loop: both runs as two jobs of the launcher CMD (its\n"
-	"                           words split at blanks), started one after the other\n"
-	"                           by witch, e.g. --launch='mpirun -np 64'\n"
+	"                           earlier iterations read (the loops are found in\n"
+	"                           the machine code, their maps kept in DIR/cfg)\n"
 	"  --by=symbol|value        rvn: number values by symbol (default) or by value\n"
 	"  --history=N              rvn --by=value: compare with an instruction's last N\n"
 	"                           results (1 to " TEXT(RVN_HISTORY_MAX) ", default "
@@ -111,8 +102,6 @@ struct spy_opts {
 	const char *thresholds;	/* --thresholds as given, NULL: none */
 	long reads;		/* loop: A, R and RI of --thresholds */
 	double ratio, iter_ratio;
-	const char *run;	/* loop --run: "counting", "loops"; NULL: both */
-	const char *launch;	/* loop --launch: the launcher's command */
 	int no_follow, verbose, quiet;
 };
 
@@ -201,24 +190,6 @@ static int check_tool_options(const struct spy_opts *o, const char *tool)
 		return fail("--burst applies to --tool=rvn, not --tool=%s", o->tool->name);
 	if (o->thresholds && strcmp(o->tool->name, "loop"))
 		return fail("--thresholds applies to --tool=loop, not --tool=%s", o->tool->name);
-	if (o->run && strcmp(o->tool->name, "loop"))
-		return fail("--run=%s applies to --tool=loop, whose two runs it makes one at a time, "
-			    "not to --tool=%s", o->run, o->tool->name);
-	if (o->launch && strcmp(o->tool->name, "loop"))
-		return fail("--launch applies to --tool=loop, whose two runs it makes as two jobs; "
-			    "run the other tools under the launcher: mpirun witch spy --tool=%s ...",
-			    o->tool->name);
-	if (o->launch && o->run)
-		return fail("--launch makes both runs, each as a job of its own: leave --run out");
-	if (o->launch && cli_job()->rank >= 0)
-		return fail("--launch starts the launcher itself (this is rank %lld of a job): run "
-			    "witch spy --launch=CMD outside any launcher", (long long)cli_job()->rank);
-	/* A rank can start once per job: MPI_Init fails the second time. */
-	if (!strcmp(o->tool->name, "loop") && !o->run && cli_job()->rank >= 0)
-		return fail("--tool=loop runs the program twice (the first run finds its loops), which "
-			    "a rank of a parallel job cannot (this is rank %lld): run the job twice "
-			    "into the same directory, with `witch spy --tool=loop --run=counting` and "
-			    "then `witch spy --tool=loop --run=loops`", (long long)cli_job()->rank);
 	return 0;
 }
 
@@ -233,8 +204,6 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "history", required_argument, NULL, 'H' },
 		{ "burst", required_argument, NULL, 'B' },
 		{ "thresholds", required_argument, NULL, 'T' },
-		{ "run", required_argument, NULL, 'R' },
-		{ "launch", required_argument, NULL, 'L' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -244,8 +213,6 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 	static const struct cli_optval vals[] = {
 		CLI_OPTVAL_OUTPUT,
 		{ 'T', "three thresholds (--thresholds=A,R,RI)" },
-		{ 'R', "the run to make (--run=counting or --run=loops)" },
-		{ 'L', "the launcher's command (--launch='mpirun -np 4')" },
 		{ 0, NULL },
 	};
 	const char *tool = "dead";
@@ -304,21 +271,11 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 					    "as --thresholds=" TEXT(LOOP_A_DEFAULT) "," TEXT(LOOP_R_DEFAULT) ","
 					    TEXT(LOOP_RI_DEFAULT), optarg);
 			break;
-		case 'R':
-			if (strcmp(optarg, "counting") && strcmp(optarg, "loops"))
-				return fail("--run=%s is not a run; use --run=counting (the run that "
-					    "finds the loops) or --run=loops (the loop run, after it)",
-					    optarg);
-			o->run = optarg;
-			break;
 		case 'F':
 			o->no_follow = 1;
 			break;
 		case 'v':
 			o->verbose = 1;
-			break;
-		case 'L':
-			o->launch = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -367,28 +324,36 @@ static int check_target(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* --run=counting's last line (rank 0's alone), then the program's ending. */
-static void say_counted(const struct spy_opts *o, int status)
+/* The loop tool's options: where each module's loop map goes (DIR/cfg,
+ * kept from run to run: a map is of one file by one witch), and the witch
+ * that writes them. 0, or 2 after one line. */
+static int loop_options(const char *outdir, char *a_loops, size_t cap_loops, char *a_finder,
+			size_t cap_finder)
 {
-	if (!o->quiet && !cli_job_quiet())
-		fprintf(stderr, WHO ": %scounting run done, its loops in %s/cfg; the loop run next: "
-				"witch spy --tool=loop --run=loops -o %s\n",
-			cli_job()->rank >= 0 ? "rank 0: " : "", o->outdir, o->outdir);
-	exit_like(status);
+	char self[PATH_MAX];
+
+	if ((size_t)snprintf(a_loops, cap_loops, "--witch-loops=%s/cfg", outdir) >= cap_loops)
+		return fail("output directory path too long: %s", outdir);
+	if (mkdir(a_loops + strlen("--witch-loops="), 0777) && errno != EEXIST)
+		return fail("cannot make %s: %s", a_loops + strlen("--witch-loops="), strerror(errno));
+	if (witch_self(self, sizeof(self)) ||
+	    (size_t)snprintf(a_finder, cap_finder, "--witch-loop-finder=%s", self) >= cap_finder)
+		return fail("cannot find this witch's own path (/proc/self/exe)");
+	return 0;
 }
 
 int cmd_spy(int argc, char **argv)
 {
 	char path[PATH_MAX], err[1024], outdir[PATH_MAX], defdir[PATH_MAX], valgrind[PATH_MAX];
 	char a_tool[64], a_approx[64], a_history[64], a_burst[64], a_thresholds[128];
-	char map[PATH_MAX], a_loops[PATH_MAX + 32];
-	/* The tool, --approx, --stack, --by, --history, --burst, the loop map,
-	 * the thresholds and the end. */
-	const char *opts[9] = { a_tool, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	char a_loops[PATH_MAX + 32], a_finder[PATH_MAX + 32];
+	/* The tool, --approx, --stack, --by, --history, --burst, the loop
+	 * maps, their finder, the thresholds and the end. */
+	const char *opts[10] = { a_tool, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	char **vargv;
 	struct spy_opts o;
 	const char *base, *progress;
-	int status, rc, n = 1, loop, counting;
+	int status, rc, n = 1;
 
 	rc = parse(argc, argv, &o);
 	if (rc)
@@ -408,47 +373,11 @@ int cmd_spy(int argc, char **argv)
 		snprintf(defdir, sizeof(defdir), "witch-%s-%s", base, o.tool->dir);
 		o.outdir = defdir;
 	}
-	if (o.launch) {
-		struct launch_jobs j = {
-			.who = WHO, .launch = o.launch, .subcommand = "spy",
-			.opts = argv - optind + 1, .nopts = optind - 1, .prog = argv, .nprog = argc,
-			.run = { "--run=counting", "--run=loops" }, .shown = 1,
-			.outdir = o.outdir, .quiet = o.quiet,
-		};
-
-		return launch_jobs(&j);
-	}
-	loop = !strcmp(o.tool->name, "loop");
-	counting = loop && o.run && !strcmp(o.run, "counting");
-	/* --run=loops: the counting run made the map, before anything changes. */
-	if (loop && o.run && !counting &&
-	    (spy_loop_map_path(WHO, o.outdir, map, sizeof(map)) || access(map, R_OK)))
-		return cli_job()->rank >= 0
-			? fail("%s holds no loop map of rank %lld: run the job with `witch spy "
-			       "--tool=loop --run=counting -o %s` first", o.outdir,
-			       (long long)cli_job()->rank, o.outdir)
-			: fail("%s holds no loop map: run `witch spy --tool=loop --run=counting -o %s` "
-			       "first", o.outdir, o.outdir);
-	/* --run=counting replaces its own profiles (in DIR/cfg) alone, and
-	 * keeps the loop run's, as witch cpi --run does. */
-	rc = counting ? outdir_prepare_run(WHO, o.outdir, outdir, sizeof(outdir), "count")
-		      : outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
+	rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
 	if (rc)
 		return rc;
 	/* The same glibc routines as `witch record` runs natively. */
 	set_glibc_tunables();
-	if (loop && (!o.run || counting)) {
-		struct spy_loop_run r = { WHO, valgrind, outdir, o.no_follow, progress, path, argc,
-					  argv, counting };
-
-		rc = spy_loop_find(&r, map, sizeof(map), &status);
-		if (rc)
-			return rc;
-		if (counting)
-			say_counted(&o, status);
-	} else if (loop && spy_loop_map_path(WHO, outdir, map, sizeof(map))) {
-		return 2;
-	}
 
 	snprintf(a_tool, sizeof(a_tool), "--witch-tool=%s", o.tool->name);
 	if (o.approx) {
@@ -469,10 +398,12 @@ int cmd_spy(int argc, char **argv)
 	}
 	if (!strcmp(o.tool->name, "loop")) {
 		/* Shares as decimals ("90%" is 0.9): the tool reads no percent. */
-		snprintf(a_loops, sizeof(a_loops), "--witch-loops=%s", map);
+		if (loop_options(outdir, a_loops, sizeof(a_loops), a_finder, sizeof(a_finder)))
+			return 2;
 		snprintf(a_thresholds, sizeof(a_thresholds), "--witch-thresholds=%ld,%.15g,%.15g",
 			 o.reads, o.ratio, o.iter_ratio);
 		opts[n++] = a_loops;
+		opts[n++] = a_finder;
 		opts[n++] = a_thresholds;
 	}
 	vargv = vg_argv(opts, outdir, o.no_follow, o.verbose, progress, path, argc, argv);

@@ -451,8 +451,11 @@ int flow_build(struct flow *f, const struct flow_code *code, size_t ncode, uint6
 	for (i = 0; i < ncuts; i++)
 		if ((j = insn_at(v, n, cuts[i])) < n)
 			v[j].lead = 1;
-	if (make_blocks(f, v, n, &es))
+	if (make_blocks(f, v, n, &es) || !(f->insn = malloc(n * sizeof(*f->insn))))
 		goto out;
+	for (i = 0; i < n; i++)
+		f->insn[i] = v[i].addr;
+	f->ninsn = n;
 	f->entry = (j = insn_at(v, n, entry)) < n ? v[j].block : 0;
 	if (add_indirect(f, v, n, &es) || link_blocks(f, &es) || dominators(f) || loops(f))
 		goto out;
@@ -508,5 +511,6 @@ void flow_free(struct flow *f)
 	free(f->b);
 	free(f->succ);
 	free(f->pred);
+	free(f->insn);
 	memset(f, 0, sizeof(*f));
 }

@@ -44,6 +44,8 @@ struct flow {
 	uint32_t entry;		/* block index */
 	struct flow_loop *loops;	/* one per header */
 	size_t nloops;
+	uint64_t *insn;		/* where each instruction starts, sorted */
+	size_t ninsn;
 };
 
 /*

@@ -12,5 +12,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_spy(int argc, char **argv);
 int cmd_causal(int argc, char **argv);
 int cmd_cpi(int argc, char **argv);
+int cmd_loops(int argc, char **argv);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * launch_jobs.c - witch cpi and witch spy --tool=loop under a launcher,
- * in one command: `witch cpi --launch='mpirun -np 64' -- ./app` starts
- * the job twice, once for each run (launch_jobs.h).
+ * launch_jobs.c - witch cpi under a launcher, in one command: `witch cpi
+ * --launch='mpirun -np 64' -- ./app` starts the job twice, once for each
+ * run (launch_jobs.h).
  *
  * A rank cannot make both runs in one job: a program started again in
  * its rank fails MPI_Init. So witch stays outside the launcher and starts
@@ -75,7 +75,6 @@ int launch_jobs(const struct launch_jobs *j)
 	char dir[PATH_MAX];
 	int nwords, status[2], k, rc;
 	struct cpi_stdin in;
-	ssize_t len;
 
 	if (!line)
 		return cli_fail(j->who, 2, "out of memory");
@@ -88,10 +87,8 @@ int launch_jobs(const struct launch_jobs *j)
 					   "command (a script that runs it, say)");
 	if (target_resolve(words[0], path, sizeof(path), err, sizeof(err)) < 0)
 		return cli_fail(j->who, 2, "--launch: %s", err);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0)
+	if (witch_self(self, sizeof(self)))
 		return cli_fail(j->who, 2, "cannot find this witch's own path (/proc/self/exe)");
-	self[len] = 0;
 	/* Both jobs' profiles, and nothing of an earlier run. */
 	rc = outdir_prepare(j->who, j->outdir, dir, sizeof(dir));
 	if (rc)

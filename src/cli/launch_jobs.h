@@ -1,6 +1,6 @@
 /*
  * launch_jobs.h - a command's two runs as two jobs of a launcher
- * (--launch=CMD of witch cpi and witch spy --tool=loop).
+ * (--launch=CMD of witch cpi).
  */
 #ifndef WITCH_CLI_LAUNCH_JOBS_H
 #define WITCH_CLI_LAUNCH_JOBS_H

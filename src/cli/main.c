@@ -15,6 +15,7 @@ static const struct {
 	{ "spy", cmd_spy, "run a program under the exhaustive Valgrind tool (ground truth, 10-50x)" },
 	{ "causal", cmd_causal, "run a program with causal profiling (COZ): what speeding up each line would gain" },
 	{ "cpi", cmd_cpi, "run a program twice: time per execution of every instruction, loop, line (OptiWISE)" },
+	{ "loops", cmd_loops, "list the loops of a program or library, as witch spy --tool=loop finds them" },
 	{ "report", cmd_report, "show a recorded profile as text or JSON" },
 	{ "compare", cmd_compare, "how far a sampled profile is from a reference one" },
 	{ "doctor", cmd_doctor, "check what this machine (and a program) lets witch do" },

@@ -200,14 +200,22 @@ void outdir_say_profiles(const char *who, int n, const char *dir)
 			n == 1 ? "" : "s", dir, dir);
 }
 
+int witch_self(char *path, size_t cap)
+{
+	ssize_t n = readlink("/proc/self/exe", path, cap - 1);
+
+	if (n <= 0 || (size_t)n >= cap - 1)
+		return -1;
+	path[n] = 0;
+	return 0;
+}
+
 int witch_libdir(char *dir, size_t cap)
 {
 	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (n <= 0)
+	if (witch_self(exe, sizeof(exe)))
 		return -1;
-	exe[n] = 0;
 	slash = strrchr(exe, '/');
 	if (!slash)
 		return -1;

@@ -44,6 +44,9 @@ int outdir_count_profiles(const char *dir, uint64_t *unsampled);
  * for all ranks. */
 void outdir_say_profiles(const char *who, int n, const char *dir);
 
+/* This witch's own executable, absolute. Returns 0 or -1. */
+int witch_self(char *path, size_t cap);
+
 /* witch's library directory, ../lib/witch beside this executable, both in
  * the build tree and after `make install`. Returns 0 or -1. */
 int witch_libdir(char *dir, size_t cap);

@@ -171,9 +171,6 @@ struct cpi {
 	uint64_t inexact;
 
 	void *code;		/* cpi_code.c's files */
-	/* Set before cpi_load: the counting run's profiles alone make an
-	 * analysis (no time; witch spy --tool=loop finds its loops so). */
-	int counts_only;
 };
 
 /* An empty analysis; NULL when out of memory. */
@@ -185,8 +182,7 @@ void cpi_free(struct cpi *c);
 int cpi_path(const char *path);
 
 /* Read every profile in paths (files, or directories of them): both runs'
- * profiles, or the counting run's alone when c->counts_only. On error one
- * line in err and -1. */
+ * profiles. On error one line in err and -1. */
 int cpi_load(struct cpi *c, char *const *paths, int npaths, char *err, size_t errlen);
 
 /* After loading: functions, blocks, samples, loops and lines, symbolized

@@ -432,7 +432,7 @@ int cpi_load(struct cpi *c, char *const *paths, int npaths, char *err, size_t er
 	if (!ret && c->r->only_rank >= 0 && !c->sampled.processes && !c->counted.processes)
 		ret = rp_error(err, errlen, "%s has no profile of rank %lld (a rank's profiles have -rRANK- "
 			    "in their names)", paths[0], (long long)c->r->only_rank);
-	else if (!ret && !c->sampled.processes && !c->counts_only)
+	else if (!ret && !c->sampled.processes)
 		ret = rp_error(err, errlen, "%s has no profile of witch cpi's sampled run (tool time): "
 			    "was witch cpi stopped in its first run? run it again", paths[0]);
 	else if (!ret && !c->counted.processes)

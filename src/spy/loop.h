@@ -49,8 +49,11 @@ typedef struct LoopPoint {
 
 /* ---- loop_map.c ---- */
 
-/* Read the map; on error a message and exit. */
-void loop_map_load(const HChar *path);
+/* Maps go into dir, written by running witch (`witch loops`); a bad map:
+ * a message and exit. */
+void loop_map_init(const HChar *dir, const HChar *witch);
+/* How many modules' loops could not be found. */
+UInt loop_map_unmapped(void);
 /* The point for the instruction at pc, or NULL when it needs none. */
 LoopPoint *loop_map_point(Addr pc);
 /* All loops, for the profile: the count and each by id. */

@@ -1,18 +1,21 @@
 /*
- * loop_map.c - the loops `witch spy --tool=loop` found in the counting
- * run (--witch-loops=FILE, written by src/cli/loop_map.c), and where a
- * translation needs a loop point.
+ * loop_map.c - the loops of each module, and where a translation needs a
+ * loop point.
  *
- * The map is by module path and link-time offset; a translation's
- * instruction is looked up by its module (spy_module_of) and its offset
- * there. A loop point goes where an iteration begins (a header) and
- * where control leaves a loop (an exit: a block outside it that one of
- * its blocks leads to); nowhere else can the running loops change, but
- * at calls and returns, which the shadow stack sees. Each distinct block
- * belongs to its innermost loop (the deepest that lists it). Loops that share a header (OptiWISE keeps a frequent
- * back edge's loop nested in the merged one) are one loop here: a visit
- * of the header cannot tell which back edge led to it, so the outermost
- * stands for them.
+ * A module's loops come from its machine code: the first time a
+ * translation is made in a module, `witch loops` (src/cli/module_loops.c)
+ * writes its map into the map directory (--witch-loops=DIR), unless a map
+ * of the same file (path, inode, size, time) by the same witch is there
+ * already: the processes of one run, and the ranks of a job, share them.
+ * The map is by link-time offset; a translation's instruction is looked
+ * up by its module (spy_module_of) and its offset there.
+ *
+ * A loop point goes where an iteration begins (a header) and where
+ * control leaves a loop (an exit: a block outside it that one of its
+ * blocks leads to); nowhere else can the running loops change, but at
+ * calls and returns, which the shadow stack sees. Each distinct block
+ * belongs to its innermost loop (the deepest that lists it); a header
+ * heads its outermost loop, should a map list two loops at one header.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -42,20 +45,23 @@ typedef struct LoopMod {
 	UInt nexits, cap_exits;
 } LoopMod;
 
-static LoopMod *mods;
-static UInt nmods;
-static LoopDesc **loops;	/* by id */
-static UInt nloops;
-static LoopMod **of_spy;	/* by spy module index: its map module, or NULL */
+static LoopDesc **loops;	/* by id, over all modules */
+static UInt nloops, cap_loops;
+static LoopMod **of_spy;	/* by spy module index: its map, or NULL */
 static Bool *of_spy_known;
 static Int nof_spy;
+
+static const HChar *map_dir;	/* where maps are, by module */
+static const HChar *finder;	/* witch, to run `witch loops` */
+static ULong finder_key;	/* which witch wrote them */
+static UInt nunmapped;		/* modules whose loops could not be found */
 
 static SpyAddrMap points;
 
 static void fail(const HChar *path, UInt line, const HChar *what)
 {
-	VG_(fmsg)("witchspy: %s:%u: %s; run witch spy --tool=loop again to write it anew\n", path,
-		  line, what);
+	VG_(fmsg)("witchspy: %s:%u: %s; remove it, and witch spy --tool=loop writes it anew\n",
+		  path, line, what);
 	VG_(exit)(1);
 }
 
@@ -104,6 +110,7 @@ static Bool dec(HChar *s, Long *v)
 	return *end == 0;
 }
 
+/* The whole file, NUL-terminated; NULL when it cannot be read. */
 static HChar *read_all(const HChar *path)
 {
 	SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
@@ -112,15 +119,12 @@ static HChar *read_all(const HChar *path)
 	Long got = 0;
 	Int fd;
 
-	if (sr_isError(r)) {
-		VG_(fmsg)("witchspy: cannot open the loop map %s; give --witch-loops=FILE as witch "
-			  "spy --tool=loop writes it\n", path);
-		VG_(exit)(1);
-	}
+	if (sr_isError(r))
+		return NULL;
 	fd = (Int)sr_Res(r);
 	if (VG_(fstat)(fd, &st) != 0) {
-		VG_(fmsg)("witchspy: cannot read the loop map %s\n", path);
-		VG_(exit)(1);
+		VG_(close)(fd);
+		return NULL;
 	}
 	buf = VG_(malloc)("witchspy.loopmap", st.size + 1);
 	while (got < st.size) {
@@ -178,10 +182,12 @@ static void finish_module(LoopMod *m, UInt first_loop)
 	m->nexits = sort_unique(m->exits, m->nexits, False);
 }
 
-void loop_map_load(const HChar *path)
+/* The map in buf, read from path, of one module; its loops numbered on
+ * from those of the modules before it. */
+static LoopMod *parse(const HChar *path, HChar *buf)
 {
-	HChar *buf = read_all(path), *p = buf, *line;
-	UInt lineno = 0, cap_mods = 0, cap_loops = 0, first_loop = 0;
+	HChar *p = buf, *line;
+	UInt lineno = 0, first_loop = nloops;
 	LoopMod *m = NULL;
 	LoopDesc *cur = NULL;
 	Bool ended = False;
@@ -209,17 +215,13 @@ void loop_map_load(const HChar *path)
 			ended = True;
 		} else if (!VG_(strcmp)(kind, "module")) {
 			if (m)
-				finish_module(m, first_loop);
+				fail(path, lineno, "a map holds one module");
 			if (!*line)
 				fail(path, lineno, "a module line needs a path");
-			mods = (LoopMod *)grow(mods, &cap_mods, nmods, sizeof(LoopMod));
-			m = &mods[nmods++];
-			VG_(memset)(m, 0, sizeof(*m));
+			m = VG_(calloc)("witchspy.loopmap", 1, sizeof(*m));
 			m->path = VG_(strdup)("witchspy.loopmap", line);
 			if (core_unescape(m->path))
 				fail(path, lineno, "a module path with a bad %XX escape");
-			first_loop = nloops;
-			cur = NULL;
 		} else if (!VG_(strcmp)(kind, "f")) {
 			/* A function with loops: the exits say all a translation
 			 * needs of it. */
@@ -235,14 +237,12 @@ void loop_map_load(const HChar *path)
 			    !dec(field(&line), &first) || !dec(field(&line), &last) ||
 			    !(file = field(&line)) || *line)
 				fail(path, lineno, "a loop line is `loop ID HEADER PARENT DEPTH FIRST LAST FILE`");
-			if (id != (Long)nloops || parent >= id || parent < -1 || depth < 0)
+			if (id != (Long)(nloops - first_loop) || parent >= id || parent < -1 || depth < 0)
 				fail(path, lineno, "loop ids must count up from 0, parents come first");
-			if (parent >= 0 && parent < (Long)first_loop)
-				fail(path, lineno, "a loop's parent is in another module");
 			cur = VG_(calloc)("witchspy.loopmap", 1, sizeof(*cur));
-			cur->id = (UInt)id;
+			cur->id = nloops;
 			cur->header = header;
-			cur->parent = parent >= 0 ? loops[parent] : NULL;
+			cur->parent = parent >= 0 ? loops[first_loop + parent] : NULL;
 			cur->depth = (UInt)depth;
 			cur->first_line = (Int)first;
 			cur->last_line = (Int)last;
@@ -271,8 +271,115 @@ void loop_map_load(const HChar *path)
 	}
 	if (!ended)
 		fail(path, lineno, "no end line: the map is truncated");
-	if (m)
-		finish_module(m, first_loop);
+	if (!m)
+		fail(path, lineno, "no module line");
+	finish_module(m, first_loop);
+	return m;
+}
+
+static ULong mix(ULong h, ULong v)
+{
+	UInt i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ULL;	/* FNV-1a */
+	return h;
+}
+
+/* Single quotes around s, for /bin/sh. */
+static void quote(HChar *out, const HChar *s)
+{
+	*out++ = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			VG_(strcpy)(out, "'\\''");
+			out += 4;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out++ = '\'';
+	*out = 0;
+}
+
+/* Run `witch loops -o map path`, its messages into err. */
+static void find_loops(const HChar *path, const HChar *map, const HChar *err)
+{
+	const HChar *words[] = { finder, " loops -o ", map, " ", path, " </dev/null >/dev/null 2>", err };
+	SizeT n = 1;
+	HChar *cmd, *q;
+	UInt i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		n += 4 * VG_(strlen)(words[i]) + 2;
+	q = cmd = VG_(malloc)("witchspy.loopmap", n);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (i % 2)
+			VG_(strcpy)(q, words[i]);	/* the command's own words */
+		else
+			quote(q, words[i]);
+		q += VG_(strlen)(q);
+	}
+	VG_(system)(cmd);
+	VG_(free)(cmd);
+}
+
+/* The loops of the module at path: its map, written first if need be;
+ * NULL when it is no file, or its map cannot be made. */
+static LoopMod *module_map(const HChar *path)
+{
+	struct vg_stat st;
+	ULong key = 0xcbf29ce484222325ULL;
+	const HChar *c;
+	HChar *map, *err, *buf;
+	SizeT n;
+
+	if (sr_isError(VG_(stat)(path, &st)) || !VKI_S_ISREG(st.mode))
+		return NULL;	/* the vdso, a deleted file */
+	for (c = path; *c; c++)
+		key = (key ^ (UChar)*c) * 0x100000001b3ULL;
+	key = mix(mix(mix(mix(mix(mix(key, st.dev), st.ino), st.size), st.mtime), st.mtime_nsec),
+		  finder_key);
+	n = VG_(strlen)(map_dir) + 48;
+	map = VG_(malloc)("witchspy.loopmap", n);
+	err = VG_(malloc)("witchspy.loopmap", n);
+	VG_(snprintf)(map, n, "%s/loops-%016llx.map", map_dir, key);
+	VG_(snprintf)(err, n, "%s/loops-%016llx.err", map_dir, key);
+	buf = read_all(map);
+	if (!buf) {
+		find_loops(path, map, err);
+		buf = read_all(map);
+	}
+	if (!buf) {
+		nunmapped++;
+		VG_(umsg)("witchspy: warning: cannot find the loops of %s: `witch loops` wrote no %s "
+			  "(its messages: %s)\n", path, map, err);
+		VG_(free)(map);
+		VG_(free)(err);
+		return NULL;
+	}
+	VG_(unlink)(err);
+	VG_(free)(err);
+	return parse(map, buf);	/* map stays: the loops' file names point into buf */
+}
+
+void loop_map_init(const HChar *dir, const HChar *witch)
+{
+	struct vg_stat st;
+
+	map_dir = dir;
+	finder = witch;
+	if (sr_isError(VG_(stat)(witch, &st))) {
+		VG_(fmsg)("witchspy: cannot find %s, which finds the loops; give --witch-loop-finder=WITCH "
+			  "as witch spy --tool=loop does\n", witch);
+		VG_(exit)(1);
+	}
+	finder_key = mix(mix(mix(0, st.ino), st.size), st.mtime) ^ st.mtime_nsec;
+}
+
+UInt loop_map_unmapped(void)
+{
+	return nunmapped;
 }
 
 UInt loop_map_count(void)
@@ -317,11 +424,9 @@ static const Range *find_exact(const Range *r, UInt n, Addr off)
 	return k && r[k - 1].lo == off ? &r[k - 1] : NULL;
 }
 
-/* The map's module of the spy module m, looked up once. */
+/* The map of the spy module m, found once. */
 static LoopMod *map_module(Int m)
 {
-	UInt i;
-
 	if (m < 0)
 		return NULL;
 	if (m >= nof_spy) {
@@ -333,10 +438,7 @@ static LoopMod *map_module(Int m)
 		nof_spy = n;
 	}
 	if (!of_spy_known[m]) {
-		of_spy[m] = NULL;
-		for (i = 0; i < nmods; i++)
-			if (!VG_(strcmp)(mods[i].path, spy_mods[m].path))
-				of_spy[m] = &mods[i];
+		of_spy[m] = module_map(spy_mods[m].path);
 		of_spy_known[m] = True;
 	}
 	return of_spy[m];

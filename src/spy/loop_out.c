@@ -43,6 +43,7 @@ void loop_write_stats(struct core_profile *o)
 	core_profile_stat(o, "reads_untracked", loop_st.reads_untracked);
 	core_profile_stat(o, "loops_untracked", loop_st.loops_untracked);
 	core_profile_stat(o, "loops", loop_map_count());
+	core_profile_stat(o, "modules_unmapped", loop_map_unmapped());
 }
 
 void loop_write_defs(struct core_profile *o)

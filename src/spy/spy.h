@@ -48,7 +48,8 @@ struct spy_config {
 	UInt history;		/* ... judged against the last this many results */
 	ULong burst_on, burst_off;	/* rvn --witch-burst: instructions judged, then not;
 					   0: all judged */
-	const HChar *loops;	/* loop: --witch-loops, the map */
+	const HChar *loops;	/* loop: --witch-loops, the maps' directory */
+	const HChar *loop_finder;	/* loop: --witch-loop-finder, witch */
 };
 extern struct spy_config spy_cfg;
 

@@ -8,7 +8,8 @@
  *   --witch-tool=count              witch cpi's counting run (count.c)
  *   --witch-tool=rvn                redundant computation (rvn.c)
  *   --witch-tool=loop               loops whose iterations re-read (loop.h)
- *   --witch-loops=FILE              loop: the loops found by the counting run
+ *   --witch-loops=DIR               loop: where the modules' loop maps are
+ *   --witch-loop-finder=WITCH       loop: witch, to write them (`witch loops`)
  *   --witch-thresholds=A,R,RI       loop: Prometheus's thresholds [10,0.9,0.8]
  *   --witch-loop-chunks=N           loop: chunks of 64 KiB a thread's read set may
  *                                   shadow (tests: a small limit)
@@ -98,6 +99,8 @@ static Bool process_option(const HChar *arg)
 		loop_read_chunks_max = (UInt)k;
 	} else if (VG_STR_CLO(arg, "--witch-loops", v)) {
 		spy_cfg.loops = v;
+	} else if (VG_STR_CLO(arg, "--witch-loop-finder", v)) {
+		spy_cfg.loop_finder = v;
 	} else if (VG_STR_CLO(arg, "--witch-thresholds", v)) {
 		HChar *end;
 		Long a = VG_(strtoll10)(v, &end);
@@ -167,7 +170,8 @@ static void print_usage(void)
 		"    --witch-history=N              rvn by value: an instruction's last N results [16]\n"
 		"    --witch-burst=ON,OFF           rvn: judge ON million instructions, skip OFF million\n"
 		"    --witch-tool=loop              loops whose iterations re-read what earlier ones read\n"
-		"    --witch-loops=FILE             loop: the map of loops (witch spy --tool=loop writes it)\n"
+		"    --witch-loops=DIR              loop: the directory of the modules' loop maps\n"
+		"    --witch-loop-finder=WITCH      loop: the witch that writes them (witch loops)\n"
 		"    --witch-thresholds=A,R,RI      loop: reads, redundant share, flagged share [10,0.9,0.8]\n"
 		"    --witch-loop-chunks=N          loop: 64 KiB chunks a thread's read set may shadow [2730]\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
@@ -366,12 +370,12 @@ static void post_clo_init(void)
 		VG_(track_post_reg_write)(rvn_post_reg_write);
 	}
 	if (spy_cfg.tool == SPY_LOOP) {
-		if (!spy_cfg.loops) {
-			VG_(fmsg)("witchspy: --witch-tool=loop needs --witch-loops=FILE; run it through "
-				  "witch spy --tool=loop\n");
+		if (!spy_cfg.loops || !spy_cfg.loop_finder) {
+			VG_(fmsg)("witchspy: --witch-tool=loop needs --witch-loops=DIR and "
+				  "--witch-loop-finder=WITCH; run it through witch spy --tool=loop\n");
 			VG_(exit)(1);
 		}
-		loop_map_load(spy_cfg.loops);
+		loop_map_init(spy_cfg.loops, spy_cfg.loop_finder);
 	}
 	spy_profile_start();
 	/* A launcher's own process is not the application; the ranks it

@@ -1,10 +1,9 @@
 #!/bin/sh
-# witch spy --tool=loop runs the program twice: a counting run whose loops
-# (witch cpi's analysis) are written as the loop map DIR/cfg/loops.map,
-# then the loop run, given the map and the thresholds. Bad thresholds get
-# one line and exit 2. The map is checked on a program of known loops;
-# the checks of the loop run's own output wait for the Valgrind tool's
-# --witch-tool=loop and are skipped while it refuses it.
+# witch spy --tool=loop runs the program once, under witchspy's loop tool,
+# which has `witch loops` write each module's loops (found in its machine
+# code) into DIR/cfg the first time it meets the module's code. Bad
+# thresholds get one line and exit 2. The maps are checked on a program of
+# known loops, and `witch loops` on its own.
 . "$(dirname "$0")/lib.sh"
 
 p=$PROGS/loop_nest
@@ -42,18 +41,23 @@ chmod +x "$TMP/bin/valgrind"
 PATH=$TMP/bin:$PATH "$WITCH" spy --tool=loop --thresholds=5,90%,0.75 -o "$TMP/l" -- "$p" 30 \
 	>"$TMP/l.out" 2>"$TMP/l.err"
 st=$?
-is "$(wc -l <"$TMP/vg.args" | tr -d ' ')" 2 "two runs under Valgrind"
-like "$(sed -n 1p "$TMP/vg.args")" "^--tool=witchspy --witch-tool=count --witch-out=$TMP/l/cfg " \
-	"run 1 counts, into DIR/cfg"
-like "$(sed -n 2p "$TMP/vg.args")" \
-	"^--tool=witchspy --witch-tool=loop --witch-loops=$TMP/l/cfg/loops.map --witch-thresholds=5,0.9,0.75 --witch-out=$TMP/l " \
-	"run 2 watches loops with the map and the thresholds as decimals (90% is 0.9), into DIR"
-like "$(sed -n 2p "$TMP/vg.args")" "--trace-children=yes .* $p 30$" "run 2 runs the program with its arguments"
+is "$(wc -l <"$TMP/vg.args" | tr -d ' ')" 1 "one run under Valgrind"
+like "$(sed -n 1p "$TMP/vg.args")" \
+	"^--tool=witchspy --witch-tool=loop --witch-loops=$TMP/l/cfg --witch-loop-finder=$(readlink -f "$WITCH") --witch-thresholds=5,0.9,0.75 --witch-out=$TMP/l " \
+	"it watches loops whose maps go to DIR/cfg, written by this witch, with the thresholds as decimals (90% is 0.9), into DIR"
+like "$(sed -n 1p "$TMP/vg.args")" "--trace-children=yes .* $p 30$" "it runs the program with its arguments"
+is "$st" 0 "the exit status is the program's"
+is "$(cat "$TMP/l.out")" "$("$p" 30)" "its output passes through, once"
+like "$(cat "$TMP/l.err")" "^witch spy: 1 profile in $TMP/l" "one summary line"
+is "$(wc -l <"$TMP/l.err" | tr -d ' ')" 1 "and nothing else on stderr"
+is "$(sed -n 's/^tool //p' "$TMP/l"/*.witch)" loop "the profile is of tool loop"
 
-map=$TMP/l/cfg/loops.map
-[ -s "$map" ]; ok $? "the loop map is DIR/cfg/loops.map"
+map=$(grep -lx "module $p" "$TMP/l/cfg"/*.map)
+[ -s "$map" ]; ok $? "the program's loop map is in DIR/cfg"
 is "$(sed -n 1p "$map")" "witch-loops 1" "the map starts with its header"
 is "$(tail -n 1 "$map")" "end" "and ends with end"
+"$WITCH" loops "$p" >"$TMP/loops.out"
+is "$?,$(cmp -s "$TMP/loops.out" "$map" && echo same)" 0,same "witch loops PROGRAM prints the same map"
 # Its grammar: ids 0.. in order, a parent written before its children at
 # one level less deep, every loop after an f line holding its header and
 # with at least one b line, one of them starting at the header; its exits
@@ -112,35 +116,31 @@ is "$(grep -v '^main ' "$TMP/mine" | tr '\n' '|')" \
 	"nest 0 - $outer loop_nest.c|nest 1 nest $inner loop_nest.c|single 0 - $single loop_nest.c|" \
 	"the map holds nest's outer loop, its inner loop nested in it, and single's loop, at their lines"
 is "$(grep -c '^main 0 - ' "$TMP/mine")" 1 "and main's loop"
-is "$(grep -c "^module $TOP/build/progs/loop_nest\$" "$map")" 1 "the program's module is named by its path, once"
-grep -q '^module .*libc\.so' "$map"; ok $? "loops of the libraries that ran are in the map too"
-[ -z "$(ls "$TMP/l/cfg" | grep -v '\.witch$' | grep -v '^loops\.map$')" ]; ok $? "DIR/cfg holds the counting run's profiles and the map, no log"
+grep -lq '^module .*libc\.so' "$TMP/l/cfg"/*.map; ok $? "the libraries that ran have their maps too"
+[ -z "$(ls "$TMP/l/cfg" | grep -v '^loops-[0-9a-f]\{16\}\.map$')" ]; ok $? "DIR/cfg holds maps alone: no log, no half-written map"
 
-# Stdin is saved and given to both runs: sum's loop runs only with a count.
+# Stdin is the program's.
 echo 1000 | "$WITCH" spy -q --tool=loop -o "$TMP/s" -- "$PROGS/cpi_runs" >"$TMP/s.out" 2>/dev/null
-st_s=$?
-awk -v prog="$PROGS/cpi_runs" '$1 == "module" { mine = ($2 == prog) } mine && $1 == "loop" { print $6 }' \
-	"$TMP/s/cfg/loops.map" | grep -qx "$(line_of "$TOP/tests/progs/cpi_runs.c" 'cpi: sum loop')"
-ok $? "piped stdin reached the counting run: sum's loop is in the map"
+is "$?,$(cat "$TMP/s.out")" "3,$(echo 1000 | "$PROGS/cpi_runs")" "piped stdin reaches the program"
 
 PATH=$TMP/bin:$PATH "$WITCH" spy -q --tool=loop --no-follow -o "$TMP/nf" -- "$p" >/dev/null 2>&1
-is "$(tail -n 2 "$TMP/vg.args" | grep -c -- '--trace-children=no --witch-follow=no')" 2 "--no-follow: in both runs"
+is "$(tail -n 1 "$TMP/vg.args" | grep -c -- '--trace-children=no --witch-follow=no')" 1 "--no-follow reaches Valgrind"
 
-# A program Valgrind cannot run fails in run 1: one line, exit 2, no run 2.
+# A program Valgrind cannot run: one line, exit 2.
 "$WITCH" spy --tool=loop -o "$TMP/x" -- "$PROGS/spy_avx512" >/dev/null 2>"$TMP/x.err"
 is "$?,$(wc -l <"$TMP/x.err" | tr -d ' ')" 2,1 "Valgrind cannot run it: one line, exit 2"
 like "$(cat "$TMP/x.err")" '^witch spy: Valgrind cannot run .*spy_avx512' "the line says why"
-[ ! -e "$TMP/x/cfg/loops.map" ]; ok $? "and no map is written"
 
-# The loop run: once the Valgrind tool runs --witch-tool=loop.
-if ls "$TMP/l" | grep -q '\.witch$'; then
-	is "$st" 0 "the loop run's exit status is the program's"
-	is "$(cat "$TMP/l.out")" "$("$p" 30)" "its output passes through, once"
-	like "$(cat "$TMP/l.err")" "^witch spy: 1 profile in $TMP/l" "one summary line"
-	is "$(wc -l <"$TMP/l.err" | tr -d ' ')" 1 "and nothing else on stderr"
-	is "$(sed -n 's/^tool //p' "$TMP/l"/*.witch)" loop "the profile is of tool loop"
-	is "$st_s,$(cat "$TMP/s.out")" "3,$(echo 1000 | "$PROGS/cpi_runs")" "piped stdin reached the loop run too"
-else
-	skip "the loop run's exit status, output and profile: the Valgrind tool does not run --witch-tool=loop yet"
-fi
+# witch loops on its own: -o writes the file whole; bad input, one line.
+"$WITCH" loops -o "$TMP/own.map" "$p"
+is "$?,$(cmp -s "$TMP/own.map" "$map" && echo same)" 0,same "witch loops -o FILE writes the map there"
+[ -z "$(ls "$TMP" | grep 'own\.map\.tmp')" ]; ok $? "... and leaves no temporary file"
+for bad in "" "$p $p" "$TMP/none" "$TOP/README.md" "-o $TMP/no/such/dir/x.map $p" "--bogus $p"; do
+	# shellcheck disable=SC2086
+	"$WITCH" loops $bad >/dev/null 2>"$TMP/err"
+	is "$?,$(wc -l <"$TMP/err" | tr -d ' ')" 2,1 "witch loops $bad: one line, exit 2: $(cat "$TMP/err")"
+done
+like "$("$WITCH" loops --help)" '^usage: witch loops \[-o FILE\] MODULE' "witch loops --help"
+like "$("$WITCH" --help 2>&1)" 'loops +list the loops' "witch --help lists it"
+
 done_testing

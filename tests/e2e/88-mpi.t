@@ -155,46 +155,24 @@ clear=$(jq '[.pairs[] | .watch[0].function == "clear" and .trap[0].function == "
 is "$(json "$TMP/s.json" ".by_rank[$clear] | \"\(.min) \(.ranks_at_min) \(.median) \(.max) \(.max_rank)\"")" \
 	"1310720 3 1310720 10485760 2" "--by-rank: rank 2 wastes 8 times the others' in clear -> fill"
 
-$MPIRUN -np 2 "$WITCH" spy --tool=loop -o "$TMP/loop" -- "$P" 10 1 2 >/dev/null 2>"$TMP/loop.err"
-ok $((! $?)) "witch spy --tool=loop under mpirun, whose two runs a rank cannot make: refused"
-like "$(grep -m1 'witch spy:' "$TMP/loop.err")" '--tool=loop runs the program twice.*this is rank [01].*--run=counting.*--run=loops' \
-	"... saying why, and how to run them"
-# ... as two jobs: each rank finds its own loops, then watches them.
+# witch spy --tool=loop under the launcher, unchanged: each rank runs once,
+# finding the loops of the code it meets as it goes.
 L=$TMP/loops
-$MPIRUN -np 2 "$WITCH" spy --tool=loop --run=counting -o "$L" -- "$P" 10 1 2 >"$TMP/l1.out" 2>/dev/null
-is $? 0 "witch spy --tool=loop --run=counting under mpirun"
-$MPIRUN -np 2 "$WITCH" spy --tool=loop --run=loops -o "$L" -- "$P" 10 1 2 >"$TMP/l2.out" 2>/dev/null
-is $? 0 "witch spy --tool=loop --run=loops, the next job, into the same directory"
+$MPIRUN -np 2 "$WITCH" spy --tool=loop -o "$L" -- "$P" 10 1 2 >"$TMP/l1.out" 2>/dev/null
+is $? 0 "witch spy --tool=loop under mpirun"
 $MPIRUN -np 2 "$P" 10 1 2 >"$TMP/l0.out" 2>/dev/null
-cmp -s "$TMP/l0.out" "$TMP/l1.out" && cmp -s "$TMP/l0.out" "$TMP/l2.out"
-ok $? "... each job's output the program's"
-is "$(ls "$L/cfg" | grep -c '^loops-h.*-r[01]\.map$') $(ls "$L" | grep -c '\.witch$')" "2 2" \
-	"... a loop map per rank, a loop profile per rank"
+cmp -s "$TMP/l0.out" "$TMP/l1.out"
+ok $? "... the job's output the program's"
+is "$(ls "$L" | grep -c '\.witch$')" 2 "... a loop profile per rank"
+is "$(grep -lx "module $P" "$L/cfg"/*.map | wc -l)" 1 "... the ranks share the program's loop map"
 "$WITCH" report --rank=1 --format=json "$L" >"$TMP/l.json"
-is "$(json "$TMP/l.json" '"\(.tool) \(.process_details[0].rank) \(.loops | length > 0)"')" "loop 1 true" \
-	"the report of rank 1's loops"
-# ... or in one command: witch starts the two jobs itself, one after the
-# other, the loop run's output and exit status the program's.
-LL=$TMP/loops-launch
-"$WITCH" spy --tool=loop --launch="$MPIRUN -np 2" -o "$LL" -- "$P" 10 1 2 >"$TMP/ll.out" 2>"$TMP/ll.err"
-is $? 0 "witch spy --tool=loop --launch=mpirun: the job's exit status"
-cmp -s "$TMP/l0.out" "$TMP/ll.out"
-ok $? "... the program's output, once"
-is "$(ls "$LL/cfg" | grep -c '^loops-h.*-r[01]\.map$') $(ls "$LL" | grep -c '\.witch$')" "2 2" \
-	"... a loop map per rank, a loop profile per rank"
-like "$(tail -n 1 "$TMP/ll.err")" '^witch spy: both jobs ran \(counting, then loops\); see them with: witch report ' \
-	"... and it says so"
-"$WITCH" report --rank=1 --format=json "$LL" >"$TMP/ll.json"
+is "$(json "$TMP/l.json" '"\(.tool) \(.process_details[0].rank)"')" "loop 1" "the report of rank 1's loops"
 # own_loops JSON: the program's loops (MPI's start-up varies from run to run)
 own_loops() {
 	jq -c '[.loops[] | select(.file // "" | test("mpi_waste|waste_rounds")) |
 		[.function, .first_line, .iterations, .redundant_reads]] | sort' "$1"
 }
-is "$(own_loops "$TMP/ll.json")" "$(own_loops "$TMP/l.json")" \
-	"... the program's loops in rank 1 those the two jobs run by hand found"
-within "$(own_loops "$TMP/ll.json" | jq length)" 2 1000 "... and some are"
-expect_error "--launch with another tool" '^witch spy: --launch applies to --tool=loop' \
-	"$WITCH" spy --tool=dead --launch="$MPIRUN -np 2" -o "$TMP/no" -- "$P" 10 1 2
+within "$(own_loops "$TMP/l.json" | jq length)" 2 1000 "... the program's loops among them"
 
 if debug_registers_fire; then
 	R=$TMP/rec
