@@ -152,5 +152,6 @@ is "$?,$(cat "$TMP/nf.out")" "0,$("$PROGS/loop_scan" bad 200 50)" "no maps: the 
 is "$(wc -c <"$TMP/nf.err" | tr -d ' ')" 0 "... nothing on its stderr"
 like "$(cat "$TMP/nf.log")" "warning: cannot find the loops of .*loop_scan" "... a warning in Valgrind's log"
 within "$(sed -n 's/^stat modules_unmapped //p' "$TMP/nf"/*.witch)" 2 100 "... and the profile counts the modules without loops"
+like "$("$WITCH" report "$TMP/nf")" "note: the loops of [0-9]+ modules could not be found" "... which the report notes"
 
 done_testing
