@@ -61,8 +61,10 @@ static const char usage_text[] =
 	"  --run=sampled|counting\n"
 	"                    only that run (its output and exit status are then the\n"
 	"                    program's), replacing only that run's earlier profiles in\n"
-	"                    DIR: under mpirun or srun, where the ranks can start\n"
-	"                    once per job, run the job twice, once with each\n"
+	"                    DIR. Under mpirun or srun, where a rank can start once\n"
+	"                    per job, each job makes one run: without --run, the\n"
+	"                    sampled run, then, in the next job into DIR, the\n"
+	"                    counting run\n"
 	"  --launch=CMD      both runs as two jobs of the launcher CMD (its words split\n"
 	"                    at blanks), started one after the other by witch, e.g.\n"
 	"                    --launch='mpirun -np 64' or --launch='srun -n 64'\n"
@@ -76,6 +78,7 @@ struct cpi_opts {
 	long rate;
 	int no_follow, quiet;
 	enum runs runs;
+	int by_turns;		/* a rank without --run: the run it lacks */
 };
 
 /* What one run left: its profiles, processes and threads. */
@@ -152,13 +155,6 @@ static int parse(int argc, char **argv, struct cpi_opts *o)
 	if (o->launch && cli_job()->rank >= 0)
 		return fail("--launch starts the launcher itself (this is rank %lld of a job): run "
 			    "witch cpi --launch=CMD outside any launcher", (long long)cli_job()->rank);
-	/* A rank cannot start again in its job: MPI_Init fails the second
-	 * time (Open MPI: "getting local rank failed"). */
-	if (o->runs == RUN_BOTH && cli_job()->rank >= 0)
-		return fail("under a launcher (this is rank %lld) the program can start once per job, "
-			    "not twice: run the job twice into the same directory, with "
-			    "`witch cpi --run=sampled` and then `witch cpi --run=counting`",
-			    (long long)cli_job()->rank);
 	return 0;
 }
 
@@ -278,7 +274,15 @@ static void say_runs(const struct cpi_opts *o, const struct run *sampled, const 
 
 	if (o->quiet || cli_job_quiet())
 		return;
-	if (o->runs == RUN_BOTH)
+	if (o->by_turns && o->runs == RUN_SAMPLED)
+		fprintf(stderr, WHO ": rank 0: sampled run %.2f s (%llu samples); run the same job again "
+				"for the counting run\n", sampled->seconds,
+			(unsigned long long)sampled->samples);
+	else if (o->by_turns)
+		fprintf(stderr, WHO ": rank 0: counting run %.2f s (%llu instructions), after the "
+				"sampled run of the job before; see them with: witch report %s\n",
+			counted->seconds, (unsigned long long)counted->instructions, o->outdir);
+	else if (o->runs == RUN_BOTH)
 		fprintf(stderr, WHO ": %ssampled run %.2f s (%llu samples), counting run %.2f s "
 				"(%llu instructions); see them with: witch report %s\n", rank,
 			sampled->seconds, (unsigned long long)sampled->samples, counted->seconds,
@@ -339,8 +343,18 @@ int cmd_cpi(int argc, char **argv)
 
 		return launch_jobs(&j);
 	}
-	/* One run replaces its own earlier profiles, and keeps the other's. */
-	if (o.runs == RUN_BOTH)
+	/* A rank can start once per job (Open MPI's second MPI_Init fails:
+	 * "getting local rank failed"): without --run, it makes the run it
+	 * lacks, the counting run after its sampled run alone, else the
+	 * sampled run, anew. */
+	if (o.runs == RUN_BOTH && cli_job()->rank >= 0) {
+		o.by_turns = 1;
+		o.runs = outdir_has_tool(o.outdir, "time") && !outdir_has_tool(o.outdir, "count")
+				 ? RUN_COUNTING : RUN_SAMPLED;
+	}
+	/* One run replaces its own earlier profiles, and keeps the other's;
+	 * a rank's sampled run starting anew keeps neither. */
+	if (o.runs == RUN_BOTH || (o.by_turns && o.runs == RUN_SAMPLED))
 		rc = outdir_prepare(WHO, o.outdir, outdir, sizeof(outdir));
 	else
 		rc = outdir_prepare_run(WHO, o.outdir, outdir, sizeof(outdir),

@@ -111,6 +111,22 @@ static int of_tool(const char *path, const char *tool)
 	return strstr(head, want) != NULL;
 }
 
+int outdir_has_tool(const char *dir, const char *tool)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int found = 0;
+
+	while (d && !found && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		found = profile(de->d_name) && of_tool(path, tool);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 int outdir_prepare_run(const char *who, const char *dir, char *abs, size_t cap, const char *tool)
 {
 	char path[PATH_MAX + 300];

@@ -39,6 +39,10 @@ int outdir_is_valgrind_log(const char *name);
  * threads_unsampled (may be NULL). */
 int outdir_count_profiles(const char *dir, uint64_t *unsampled);
 
+/* Whether dir holds a profile of tool that is this process's (under a
+ * launcher: of its host and rank). */
+int outdir_has_tool(const char *dir, const char *tool);
+
 /* witch record's and witch spy's last line: n profiles in dir (as the
  * user named it) and how to see them; under a launcher, rank 0's alone,
  * for all ranks. */

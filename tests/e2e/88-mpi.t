@@ -233,23 +233,28 @@ expect_error "--rank=5 of 2 ranks" "has no causal profile of rank 5" "$WITCH" re
 "$WITCH" causal --end-to-end -o "$TMP/cz1" -- "$P" 200 0 1 >/dev/null 2>&1
 is "$(ls "$TMP/cz1" | sed 's/[0-9]*$//' | tr '\n' ' ')" "causal. " "witch causal without mpirun: one profile"
 
-# witch cpi: a rank can start once per job, so its two runs are two jobs.
+# witch cpi: a rank can start once per job, so the same job, run twice,
+# makes the two runs: the sampled run, then the counting run.
 C=$TMP/cpi
-$MPIRUN -np 2 "$WITCH" cpi -o "$C" -- "$P" 10 1 2 >/dev/null 2>"$TMP/cpi.err"
-ok $((! $?)) "witch cpi's two runs in one job: refused"
-like "$(grep -m1 'witch cpi:' "$TMP/cpi.err")" 'under a launcher \(this is rank [01]\) the program can start once per job.*--run=sampled.*--run=counting' \
-	"... saying how to run them"
-$MPIRUN -np 2 "$WITCH" cpi --run=sampled -o "$C" -- "$P" 10 1 2 >"$TMP/cs.out" 2>/dev/null
-is $? 0 "witch cpi --run=sampled under mpirun"
-$MPIRUN -np 2 "$WITCH" cpi --run=counting -o "$C" -- "$P" 10 1 2 >"$TMP/cc.out" 2>/dev/null
-is $? 0 "witch cpi --run=counting under mpirun, into the same directory"
+kinds() { for f in "$1"/*.witch; do sed -n 's/^tool //p' "$f"; done | sort | tr '\n' ' '; }
+$MPIRUN -np 2 "$WITCH" cpi -o "$C" -- "$P" 10 1 2 >"$TMP/cs.out" 2>"$TMP/cs.err"
+is $? 0 "witch cpi under mpirun"
+is "$(kinds "$C")" "time time " "... the first job makes each rank's sampled run"
+like "$(grep 'witch cpi:' "$TMP/cs.err")" '^witch cpi: rank 0: sampled run .*; run the same job again for the counting run$' \
+	"... and says what comes next"
+$MPIRUN -np 2 "$WITCH" cpi -o "$C" -- "$P" 10 1 2 >"$TMP/cc.out" 2>"$TMP/cc.err"
+is $? 0 "the same job again"
+is "$(kinds "$C")" "count count time time " "... makes each rank's counting run, beside its sampled run"
+like "$(grep 'witch cpi:' "$TMP/cc.err")" "^witch cpi: rank 0: counting run .*see them with: witch report $C\$" \
+	"... and says where both are"
 $MPIRUN -np 2 "$P" 10 1 2 >"$TMP/cn.out" 2>/dev/null
 cmp -s "$TMP/cn.out" "$TMP/cc.out" && cmp -s "$TMP/cn.out" "$TMP/cs.out"
-ok $? "... each run's output the program's"
-is "$(ls "$C" | grep -c '\.witch$')" 4 "... beside the sampled run's profiles"
+ok $? "... each job's output the program's"
 "$WITCH" report --rank=1 "$C" >"$TMP/c.txt" 2>&1
 like "$(grep '^runs:' "$TMP/c.txt")" '^runs: sampled 1 process, [0-9]+ threads; counted 1 process' \
 	"the report joins the runs of rank 1"
+$MPIRUN -np 1 "$WITCH" cpi -o "$C" -- "$P" 10 1 2 >/dev/null 2>&1
+is "$(kinds "$C")" "count time time " "a third job starts anew: rank 0's sampled run, its counting run gone"
 # ... or in one command, --launch: witch starts the two jobs itself.
 CL=$TMP/cpi-launch
 "$WITCH" cpi --launch="$MPIRUN -np 2" -o "$CL" -- "$P" 10 1 2 >"$TMP/cl.out" 2>"$TMP/cl.err"
