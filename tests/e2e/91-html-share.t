@@ -33,7 +33,8 @@ like "$("$WITCH" report --format=html "$TMP/false" "$TMP/heap" | head -n 1)" '^<
 "$WITCH" report "$TMP/false" "$TMP/heap" >"$TMP/share.txt"
 ok $? "(the text report)"
 
-drawn share "$TMP/share.html"
+open_pages share "$TMP/share.html"
+drawn share
 dom=$(cat "$TMP/share.dom")
 top=$(top_pair "$TMP/share.txt")
 like "$top" '^counting → bump \(share\.c:[0-9]+\)  FALSE_SHARING_WITH  counting → bump \(share\.c:[0-9]+\)$' \
