@@ -44,8 +44,6 @@ struct rctx {
 	Int sbase;		/* the shadow guest state's offset */
 	Int sp_off;
 	Int pending;		/* judged results written to rvn_pending, not judged yet */
-	IRExpr *on;		/* bursts: NULL, or "in a burst", which every helper call
-				   needs (rvn_burst.c) */
 };
 
 /* ---- numbers in IR ---- */
@@ -295,22 +293,12 @@ static IRExpr *hw(HWord v)
 	return mkIRExpr_HWord(v);
 }
 
-/* A helper call's guard: guard, and in a burst where it must be said. */
-static IRExpr *guard_of(struct rctx *c, IRExpr *guard)
-{
-	if (!c->on)
-		return guard;
-	if (!guard)
-		return c->on;
-	return tmp(c->out, Ity_I1, IRExpr_Binop(Iop_And1, guard, c->on));
-}
-
 static IRExpr *call_1(struct rctx *c, const HChar *name, void *fn, IRExpr **args, IRExpr *guard)
 {
 	IRTemp t = newIRTemp(c->out->tyenv, Ity_I64);
 	IRDirty *d = unsafeIRDirty_1_N(t, 0, name, VG_(fnptr_to_fnentry)(fn), args);
 
-	guard = guard_of(c, guard);
+	guard = guard;
 	if (guard)
 		d->guard = guard;
 	addStmtToIRSB(c->out, IRStmt_Dirty(d));
@@ -322,7 +310,7 @@ static void call_0(struct rctx *c, const HChar *name, void *fn, Int regparms, IR
 {
 	IRDirty *d = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
 
-	guard = guard_of(c, guard);
+	guard = guard;
 	if (guard)
 		d->guard = guard;
 	addStmtToIRSB(c->out, IRStmt_Dirty(d));
@@ -766,12 +754,13 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	spy_st.superblocks++;
 	for (i = 0; i < in->stmts_used; i++)
 		ninsn += in->stmts[i]->tag == Ist_IMark;
+	if (spy_cfg.burst_on && !rvn_on)
+		return rvn_burst_between(in, ninsn);
 	c.in = in;
 	c.out = deepCopyIRSBExceptStmts(in);
 	c.sbase = layout->total_sizeB;
 	c.sp_off = layout->offset_SP;
 	c.pending = 0;
-	c.on = NULL;
 	c.vt = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(IRTemp));
 	c.owner = VG_(malloc)("witchspy.rvn", (in->stmts_used + 1) * sizeof(Int));
 	c.counted = VG_(calloc)("witchspy.rvn", in->stmts_used + 1, sizeof(Bool));
@@ -790,9 +779,8 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 			ret = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
 			if (!entered) {
 				if (spy_cfg.burst_on)
-					c.on = rvn_burst_start(in, c.out, i + 1, layout, ninsn);
-				else
-					spy_ir_check_return(c.out, c.sp_off, NULL);
+					rvn_burst_start(c.out, (Addr)st->Ist.IMark.addr, ninsn);
+				spy_ir_check_return(c.out, c.sp_off, NULL);
 			}
 			entered = True;
 			continue;
@@ -806,7 +794,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	}
 	judge_pending(&c, NULL);
 	if (in->jumpkind == Ijk_Call && ninsn)
-		spy_ir_push_call(c.out, ret, c.sp_off, c.on);
+		spy_ir_push_call(c.out, ret, c.sp_off, NULL);
 	VG_(free)(c.vt);
 	VG_(free)(c.owner);
 	VG_(free)(c.counted);

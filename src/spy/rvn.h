@@ -149,22 +149,21 @@ struct rvn_stats {
 
 /*
  * --witch-burst=ON,OFF (the thesis's bursty sampling): ON instructions
- * judged, then OFF run with only the instruction count and the shadow
- * call stack, and again. One translation serves both phases
- * (rvn_burst.c): the first to start after a switch is due calls
- * rvn_switch. A burst starts afresh: numbers made before it are
- * forgotten.
+ * judged, then OFF run with only the instruction count, and again. Each
+ * phase has translations of its own (rvn_burst.c): every translation
+ * starts with the switch, which calls rvn_switch when due and then has
+ * all translations discarded. A burst starts afresh: numbers made before
+ * it are forgotten, and the threads' frames are read off their stacks.
  */
 extern ULong rvn_icount;	/* guest instructions so far, counted when bursting */
 extern ULong rvn_next_switch;	/* the count at which the phase changes */
 extern ULong rvn_on;		/* in a burst (1) or between bursts (0) */
 void rvn_switch(void);
-/* A translation's start when bursting, after its first IMark (in's
- * statement first - 1): the switch, the count, and the copy of the code
- * without numbers that leaves the translation between bursts; then NULL.
- * Where no copy can leave, no copy: the condition "in a burst" instead,
- * which each helper call of the numbered code must add to its guard. */
-IRExpr *rvn_burst_start(IRSB *in, IRSB *out, Int first, const VexGuestLayout *layout, Int ninsn);
+/* A burst's translation's start, after the IMark of its first
+ * instruction, at addr: the switch and the count. */
+void rvn_burst_start(IRSB *out, Addr addr, Int ninsn);
+/* A translation between bursts: in, the switch and the count added. */
+IRSB *rvn_burst_between(IRSB *in, Int ninsn);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);

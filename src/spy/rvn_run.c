@@ -406,6 +406,18 @@ void rvn_switch(void)
 		rvn_next_switch = rvn_icount + spy_cfg.burst_on;
 	}
 	rvn_on = !rvn_on;
+	/* Every translation is of one phase: the one that called here leaves
+	 * to the scheduler, which discards this range's translations (a
+	 * helper may not; rvn_burst.c). */
+	{
+		ULong from = 0x1000, len = ~0xfffULL;
+		ThreadId tid = VG_(get_running_tid)();
+
+		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMSTART), 8,
+					  (const UChar *)&from);
+		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMLEN), 8,
+					  (const UChar *)&len);
+	}
 }
 
 /* A forked child's profile counts from the fork, its phase's rest ahead. */
