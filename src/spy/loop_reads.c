@@ -8,8 +8,8 @@
  * A word keeps the bytes last read from it, not every value ever read
  * there: a location read with value A, then B, then A again is judged
  * against B only (docs/spy.md). Chunks are made as reads touch them, up
- * to loop_read_chunks_max per thread (--witch-loop-chunks); a new epoch
- * empties every word at once.
+ * to loop_read_chunks_max per thread (--witch-loop-chunks); moving the
+ * horizon up to the present empties every word at once.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -27,7 +27,6 @@ void loop_reads_init(LoopReads *r)
 	VG_(memset)(r, 0, sizeof(*r));
 	r->mask = 63;
 	r->map = VG_(calloc)("witchspy.loopreads", r->mask + 1, sizeof(LoopChunkRef));
-	r->epoch = 1;
 }
 
 void loop_reads_free(LoopReads *r)
@@ -41,17 +40,39 @@ void loop_reads_free(LoopReads *r)
 	r->map = NULL;
 }
 
-void loop_reads_forget(LoopReads *r)
+UInt loop_reads_rank(UInt t, const UInt *bounds, UInt n)
 {
-	UInt i;
+	UInt lo = 0, hi = n;
 
-	if (++r->epoch)
-		return;
-	/* The epoch wrapped: words of epoch 1 would come back to life. */
-	for (i = 0; i <= r->mask; i++)
-		if (r->map[i].key)
-			VG_(memset)(r->map[i].words, 0, WORDS * sizeof(LoopWord));
-	r->epoch = 1;
+	if (t <= bounds[0])
+		return 0;
+	while (lo < hi) {
+		UInt mid = (lo + hi) / 2;
+
+		if (bounds[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Rare (once per 16 million iteration starts) and linear in the set, so
+ * it costs less than a word's time of 64 bits would in cache misses. */
+void loop_reads_renumber(LoopReads *r, const UInt *bounds, UInt n)
+{
+	UInt i, j;
+
+	for (i = 0; i <= r->mask; i++) {
+		LoopWord *w = r->map[i].words;
+
+		if (!r->map[i].key)
+			continue;
+		for (j = 0; j < WORDS; j++)
+			w[j].when = loop_reads_rank(loop_word_last(&w[j]), bounds, n) << 8 |
+				    loop_word_known(&w[j]);
+	}
+	r->horizon = 0;
 }
 
 ULong loop_reads_bytes(const LoopReads *r)

@@ -7,17 +7,38 @@
 
 #include "pub_tool_basics.h"
 
-/* One word: its bytes in `known` hold what was last read there, at clock
- * `last`; bit k of `red`: that read was redundant for activation k. Empty
- * when its epoch is not the set's. */
+/* The loop clock (loop_run.c) has 24 bits, so that a word's time and its
+ * known bytes share 32: it wraps after 16 million iteration starts, and
+ * then the set is renumbered (loop_reads_renumber). */
+#define LOOP_CLOCK_BITS 24
+#define LOOP_CLOCK_MAX ((1u << LOOP_CLOCK_BITS) - 1)
+
+/*
+ * One word: the bytes of v that `known` says hold what was last read
+ * there, at clock `last` (the thread's loop clock, loop_run.c), both in
+ * `when` (loop_word_last, loop_word_known); bit k of `red`: that read was
+ * redundant for activation k. Empty when `last` is at or below the set's
+ * horizon. `when` is one 32-bit field, not two bit-fields: writing the
+ * known bytes' byte and then reading the time's word stalled the store
+ * buffer, a third of the read helper's time. 16 bytes, four to a cache line: the set is as large as
+ * the memory its loops read, twice over, and most of a read's time went
+ * to missing the cache on its word (bzip2, with 24-byte words).
+ */
 typedef struct {
 	ULong v;
-	ULong last;
 	UInt red;
-	UShort epoch;
-	UChar known;
-	UChar pad;
+	UInt when;		/* last << 8 | known */
 } LoopWord;
+
+static inline UInt loop_word_last(const LoopWord *w)
+{
+	return w->when >> 8;
+}
+
+static inline UInt loop_word_known(const LoopWord *w)
+{
+	return w->when & 0xff;
+}
 
 typedef struct {
 	Addr key;		/* address >> LOOP_CHUNK_BITS, + 1 (0: free) */
@@ -31,7 +52,7 @@ typedef struct {
 	LoopWord *last_words;
 	Addr prev_key;		/* and the one before: loops read the stack */
 	LoopWord *prev_words;	/* and the heap in turn */
-	UShort epoch;
+	UInt horizon;		/* words read at or before it are empty */
 } LoopReads;
 
 #define LOOP_CHUNK_BITS 16	/* a chunk shadows 64 KiB: 8192 words */
@@ -42,8 +63,19 @@ extern UInt loop_read_chunks_max;
 
 void loop_reads_init(LoopReads *r);
 void loop_reads_free(LoopReads *r);
-/* Forget every word: a new epoch. */
-void loop_reads_forget(LoopReads *r);
+/* Forget every word: all read at or before clock `now` are empty. */
+static inline void loop_reads_forget(LoopReads *r, UInt now)
+{
+	r->horizon = now;
+}
+/*
+ * The clock is about to wrap: every word's time becomes its rank among
+ * bounds[0..n) (sorted, distinct, the first the horizon): the number of
+ * bounds at or before it, 0 for an empty word. The horizon becomes 0.
+ */
+void loop_reads_renumber(LoopReads *r, const UInt *bounds, UInt n);
+/* That rank of clock t. */
+UInt loop_reads_rank(UInt t, const UInt *bounds, UInt n);
 /* The word holding address a (8-aligned), NULL when the set is at its
  * limit and a has no chunk yet. Most reads are in the chunk of the read
  * before: that is looked up inline. */

@@ -11,7 +11,8 @@
  * inside their callers' activations: their reads count for them.
  *
  * Read sets without a set per activation: the thread's clock ticks at
- * each read and each iteration start, and its read set (loop_reads.c)
+ * each iteration start (and invocation start, and end), a read takes its
+ * time, and its read set (loop_reads.c)
  * keeps, per word of memory, the bytes last read there, when, and for
  * each active loop whether that read was redundant for it. For
  * activation k with invocation start I and iteration start S, a read of
@@ -20,7 +21,10 @@
  * iteration, and the answer is the one given then; else iff t >= I.
  * Activations nest in time (an inner one began inside its outer one's
  * current iteration), so one lookup judges the read for all of them. The
- * set forgets everything when no loop is active (its epoch moves on).
+ * set forgets everything when no loop is active (its horizon moves up to
+ * the present). Only those comparisons with the active loops' starts
+ * matter, so when the clock wraps every time becomes its rank among them
+ * (renumber).
  *
  * A read that re-reads what an earlier iteration of several active loops
  * read is redundant for each of them, as Prometheus judges each loop on
@@ -53,15 +57,25 @@ typedef struct {
 	UInt rec;		/* its record in the thread's records */
 	UInt node;		/* the record's, and whether it is flagged: */
 	Bool flagged;		/* copies, as each read needs them */
-	ULong inv_start, iter_start;	/* clock */
+	UInt inv_start, iter_start;	/* clock */
 	ULong judged_before;	/* the thread's judged reads when this iteration began */
 	ULong redundant;	/* in this iteration */
 } LoopAct;
 
+/* Redundant reads of one load for one loop, counted here before they go
+ * to the thread's pairs: a read redundant for several loops counts in
+ * its site's memo for the innermost only (count_load), and looking up
+ * the pairs of the others at each read cost bzip2 a fifth of its time. */
+#define LOOP_COUNT_BITS 9
+typedef struct {
+	UInt node, load;
+	ULong count;		/* 0: empty */
+} LoopCount;
+
 typedef struct LoopThread {
 	LoopAct act[LOOP_MAX_ACTIVE];
 	UInt n;
-	ULong now;
+	UInt now;		/* the clock, at most LOOP_CLOCK_MAX */
 	ULong judged;		/* reads made while a loop was active: each
 				   counts for every active loop */
 	LoopReads reads;
@@ -69,6 +83,7 @@ typedef struct LoopThread {
 	UInt nrecs, cap_recs;
 	UInt *rec_hash;		/* node -> record index + 1 */
 	UInt rec_mask;
+	LoopCount counts[1u << LOOP_COUNT_BITS];	/* direct-mapped */
 } LoopThread;
 
 static LoopThread *thread_state(SpyThread *t)
@@ -167,6 +182,43 @@ static void set_flagged(LoopThread *lt, UInt rec, Bool flagged)
 			lt->act[k].flagged = flagged;
 }
 
+/* Put rank's times on the activations' starts, the read set's words and
+ * the clock: those comparisons are all that is asked of them. */
+static void renumber(LoopThread *lt)
+{
+	UInt b[2 * LOOP_MAX_ACTIVE + 1], n = 0, i, j, k;
+
+	b[n++] = lt->reads.horizon;
+	for (k = 0; k < lt->n; k++) {
+		b[n++] = lt->act[k].inv_start;
+		b[n++] = lt->act[k].iter_start;
+	}
+	for (i = 1; i < n; i++)	/* nearly sorted already: starts nest */
+		for (j = i; j > 0 && b[j - 1] > b[j]; j--) {
+			UInt x = b[j];
+
+			b[j] = b[j - 1];
+			b[j - 1] = x;
+		}
+	for (i = j = 1; i < n; i++)
+		if (b[i] != b[j - 1])
+			b[j++] = b[i];
+	n = j;
+	for (k = 0; k < lt->n; k++) {
+		lt->act[k].inv_start = loop_reads_rank(lt->act[k].inv_start, b, n);
+		lt->act[k].iter_start = loop_reads_rank(lt->act[k].iter_start, b, n);
+	}
+	lt->now = loop_reads_rank(lt->now, b, n);
+	loop_reads_renumber(&lt->reads, b, n);
+}
+
+static UInt tick(LoopThread *lt)
+{
+	if (UNLIKELY(lt->now == LOOP_CLOCK_MAX))
+		renumber(lt);
+	return ++lt->now;
+}
+
 static void close_iteration(LoopThread *lt, LoopAct *a)
 {
 	LoopRec *r = &lt->recs[a->rec];
@@ -186,7 +238,7 @@ static void close_iteration(LoopThread *lt, LoopAct *a)
 	}
 	a->judged_before = lt->judged;
 	a->redundant = 0;
-	a->iter_start = ++lt->now;
+	a->iter_start = tick(lt);
 }
 
 static void end_top(LoopThread *lt)
@@ -194,7 +246,7 @@ static void end_top(LoopThread *lt)
 	close_iteration(lt, &lt->act[--lt->n]);
 	/* Nothing active: every pair read so far is history. */
 	if (!lt->n)
-		loop_reads_forget(&lt->reads);
+		loop_reads_forget(&lt->reads, lt->now);
 }
 
 static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
@@ -217,7 +269,7 @@ static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
 	a->rec = p->cached_rec;
 	a->node = lt->recs[a->rec].node;
 	a->flagged = lt->recs[a->rec].flagged;
-	a->inv_start = a->iter_start = ++lt->now;
+	a->inv_start = a->iter_start = tick(lt);
 	a->judged_before = lt->judged;
 	a->redundant = 0;
 	lt->recs[a->rec].invocations++;
@@ -287,14 +339,15 @@ static UInt first_acts(UInt n)
  */
 static UInt redundant_for(const LoopThread *lt, const LoopWord *w)
 {
+	UInt last = loop_word_last(w);
 	Int k;
 
 	for (k = (Int)lt->n - 1; k >= 0; k--) {
 		const LoopAct *a = &lt->act[k];
 
-		if (w->last >= a->iter_start)
+		if (last >= a->iter_start)
 			return w->red & first_acts((UInt)k + 1);
-		if (w->last >= a->inv_start)
+		if (last >= a->inv_start)
 			return 1u << k | (w->red & first_acts((UInt)k));
 	}
 	return 0;
@@ -303,39 +356,62 @@ static UInt redundant_for(const LoopThread *lt, const LoopWord *w)
 /*
  * The activations (a bit each) for which the read of len bytes at offset
  * o of word w, whose bytes are x (in place), is redundant; then w holds
- * this read. A part of a read whose bytes are not what was last read
- * there (or were never read) is a new pair: redundant for none.
+ * this read, at time now. A part of a read whose bytes are not what was
+ * last read there (or were never read) is a new pair: redundant for none.
  */
-static UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, ULong now)
+static inline __attribute__((always_inline))
+UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, UInt now)
 {
 	UInt bytes = ((1u << len) - 1) << o, red = 0;
 	ULong mask = len == 8 ? ~0ULL : (((1ULL << (8 * len)) - 1) << (8 * o));
+	UInt known = loop_word_last(w) > lt->reads.horizon ? loop_word_known(w) : 0;
 
-	if (w->epoch != lt->reads.epoch) {
-		w->epoch = lt->reads.epoch;
-		w->known = 0;
-	}
-	if ((w->known & bytes) == bytes && !((w->v ^ x) & mask))
+	if ((known & bytes) == bytes && !((w->v ^ x) & mask))
 		red = redundant_for(lt, w);
 	w->v = (w->v & ~mask) | (x & mask);
-	w->known |= (UChar)bytes;
-	w->last = now;
+	w->when = now << 8 | known | bytes;
 	w->red = red;
 	return red;
 }
 
+/* The redundant read of load `load` for the loop in context node, when
+ * an inner loop counted it in the site's memo already. */
+static void count_outer(SpyThread *t, LoopThread *lt, UInt node, UInt load)
+{
+	UInt h = (node * 0x9E3779B1u + load * 0x85EBCA77u) >> (32 - LOOP_COUNT_BITS);
+	LoopCount *c = &lt->counts[h];
+
+	if (UNLIKELY(c->node != node || c->load != load)) {
+		if (c->count)
+			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
+		c->node = node;
+		c->load = load;
+		c->count = 0;
+	}
+	c->count++;
+}
+
+/* The thread's counts go to its pairs (drop: they are forgotten). */
+static void counts_flush(SpyThread *t, Bool drop)
+{
+	LoopThread *lt = t->loop;
+	UInt i;
+
+	for (i = 0; lt && i < (1u << LOOP_COUNT_BITS); i++) {
+		LoopCount *c = &lt->counts[i];
+
+		if (c->count && !drop)
+			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
+		c->count = 0;
+	}
+}
+
 /* Load `load`'s redundant read for the loop in context node: in its site's
- * memo while it goes to one pair (most reads of a loop), as LoadSpy's;
- * a read that counts for more loops than one counts in the memo for the
- * innermost only (memo says so), or the memo would change pair at each. */
-static void count_load(SpyThread *t, SpySite *site, UInt load, UInt node, Bool memo)
+ * memo while it goes to one pair (most reads of a loop), as LoadSpy's. */
+static void count_load(SpyThread *t, SpySite *site, UInt load, UInt node)
 {
 	SpyMemo *m = &site->memo;
 
-	if (!memo) {
-		spy_pair(&t->pairs, node, load)->count++;
-		return;
-	}
 	if (UNLIKELY(m->t != t || m->p.watch != node || m->p.trap != load)) {
 		spy_memo_flush(m);
 		m->t = t;
@@ -347,7 +423,8 @@ static void count_load(SpyThread *t, SpySite *site, UInt load, UInt node, Bool m
 
 /* The part of a read in the word at `at` & ~7: len bytes at its offset,
  * whose bytes are x (in place). */
-static UInt judge_part(LoopThread *lt, Addr at, UInt len, ULong x, ULong now)
+static inline __attribute__((always_inline))
+UInt judge_part(LoopThread *lt, Addr at, UInt len, ULong x, UInt now)
 {
 	LoopWord *w = loop_reads_word(&lt->reads, at & ~(Addr)7);
 
@@ -358,30 +435,31 @@ static UInt judge_part(LoopThread *lt, Addr at, UInt len, ULong x, ULong now)
 	return judge_word(lt, w, (UInt)(at & 7), len, x, now);
 }
 
-/* The read is over: red says for which activations it was redundant. */
-static void count_read(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
+/* A redundant read (red: for which activations) is over. A read that
+ * counts for more loops than one counts in the memo for the innermost
+ * only, or the memo would change pair at each. */
+static void count_redundant(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
 {
-	Bool counted = False;
-	UInt load;
+	UInt load = spy_site_handle(site), k = 31 - (UInt)__builtin_clz(red);
 
-	red &= first_acts(lt->n);
-	lt->judged++;
-	if (!red)
-		return;
 	loop_st.redundant_reads++;
-	load = spy_site_handle(site);
 	/* From the innermost out, until a flagged loop claims the read. */
-	while (red) {
-		UInt k = 31 - (UInt)__builtin_clz(red);
-		LoopAct *x = &lt->act[k];
-
-		x->redundant++;
-		count_load(t, site, load, x->node, !counted);
-		counted = True;
-		if (x->flagged)
-			break;
-		red &= ~(1u << k);
+	lt->act[k].redundant++;
+	count_load(t, site, load, lt->act[k].node);
+	while (!lt->act[k].flagged && (red &= ~(1u << k)) != 0) {
+		k = 31 - (UInt)__builtin_clz(red);
+		lt->act[k].redundant++;
+		count_outer(t, lt, lt->act[k].node, load);
 	}
+}
+
+/* The read is over: red says for which activations it was redundant. */
+static inline void count_read(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
+{
+	lt->judged++;
+	red &= first_acts(lt->n);
+	if (red)
+		count_redundant(t, lt, red, site);
 }
 
 /* A read of size bytes at a, whose value's bytes are at p (little-endian):
@@ -391,12 +469,10 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 	SpyThread *t = spy_cur;
 	LoopThread *lt = t->loop;
 	UInt red = ~0u, off = 0;
-	ULong now;
 
 	if (UNLIKELY(!lt || !lt->n))
 		return;
 	loop_st.reads_in_loops++;
-	now = ++lt->now;
 	while (off < size) {
 		Addr at = a + off;
 		UInt o = (UInt)(at & 7), len = 8 - o < size - off ? 8 - o : size - off, i;
@@ -404,29 +480,42 @@ static void judge(Addr a, UInt size, const UChar *p, SpySite *site)
 
 		for (i = 0; i < len; i++)
 			x |= (ULong)p[off + i] << (8 * (o + i));
-		red &= judge_part(lt, at, len, x, now);
+		red &= judge_part(lt, at, len, x, lt->now);
 		off += len;
 	}
 	count_read(t, lt, red, site);
 }
 
-/* Most reads lie within one word: their value goes in place at once. */
+/* A read of size bytes at a within one word, w (NULL: not tracked), whose
+ * value is in v's low bytes: it goes in place at once. */
+static inline __attribute__((always_inline))
+void judge_in_word(SpyThread *t, LoopThread *lt, LoopWord *w, Addr a, UInt size, ULong v,
+		   SpySite *site)
+{
+	UInt o = (UInt)(a & 7), red = 0;
+
+	loop_st.reads_in_loops++;
+	if (size < 8)
+		v &= (1ULL << (8 * size)) - 1;
+	if (LIKELY(w != NULL))
+		red = judge_word(lt, w, o, size, v << (8 * o), lt->now);
+	else
+		loop_st.reads_untracked++;
+	count_read(t, lt, red, site);
+}
+
 VG_REGPARM(3) void loop_read(Addr a, UWord size, SpySite *site, ULong v)
 {
 	SpyThread *t = spy_cur;
 	LoopThread *lt = t->loop;
-	UInt o = (UInt)(a & 7);
 
-	if (UNLIKELY(o + size > 8)) {
+	if (UNLIKELY((a & 7) + size > 8)) {
 		judge(a, (UInt)size, (const UChar *)&v, site);
 		return;
 	}
 	if (UNLIKELY(!lt || !lt->n))
 		return;
-	loop_st.reads_in_loops++;
-	if (size < 8)
-		v &= (1ULL << (8 * size)) - 1;
-	count_read(t, lt, judge_part(lt, a, (UInt)size, v << (8 * o), ++lt->now), site);
+	judge_in_word(t, lt, loop_reads_word(&lt->reads, a & ~(Addr)7), a, (UInt)size, v, site);
 }
 
 void loop_read16(Addr a, SpySite *site, ULong v0, ULong v1)
@@ -482,6 +571,8 @@ void loop_after_fork(void)
 	UInt i;
 
 	for (t = spy_threads; t; t = t->next)
+		counts_flush(t, True);
+	for (t = spy_threads; t; t = t->next)
 		if (t->loop)
 			for (i = 0; i < t->loop->nrecs; i++) {
 				LoopRec *r = &t->loop->recs[i];
@@ -503,8 +594,10 @@ void loop_finish(void)
 {
 	SpyThread *t;
 
-	for (t = spy_threads; t; t = t->next)
+	for (t = spy_threads; t; t = t->next) {
 		while (t->loop && t->loop->n)
 			end_top(t->loop);
+		counts_flush(t, False);
+	}
 	loop_active = 0;
 }
