@@ -58,13 +58,6 @@ static UInt nunmapped;		/* modules whose loops could not be found */
 
 static SpyAddrMap points;
 
-static void fail(const HChar *path, UInt line, const HChar *what)
-{
-	VG_(fmsg)("witchspy: %s:%u: %s; remove it, and witch spy --tool=loop writes it anew\n",
-		  path, line, what);
-	VG_(exit)(1);
-}
-
 static void *grow(void *v, UInt *cap, UInt n, SizeT size)
 {
 	if (n < *cap)
@@ -183,14 +176,18 @@ static void finish_module(LoopMod *m, UInt first_loop)
 }
 
 /* The map in buf, read from path, of one module; its loops numbered on
- * from those of the modules before it. */
+ * from those of the modules before it. NULL, after a warning, when the
+ * map is not one: nothing of it is kept. */
 static LoopMod *parse(const HChar *path, HChar *buf)
 {
 	HChar *p = buf, *line;
-	UInt lineno = 0, first_loop = nloops;
+	UInt lineno = 0, first_loop = nloops, i;
 	LoopMod *m = NULL;
 	LoopDesc *cur = NULL;
 	Bool ended = False;
+	const HChar *why;
+
+#define BAD(what) do { why = (what); goto bad; } while (0)
 
 	while (*p && !ended) {
 		HChar *nl = VG_(strchr)(p, '\n'), *kind;
@@ -205,28 +202,28 @@ static LoopMod *parse(const HChar *path, HChar *buf)
 		lineno++;
 		kind = field(&line);
 		if (!kind)
-			fail(path, lineno, "empty line");
+			BAD("empty line");
 		if (lineno == 1) {
 			if (VG_(strcmp)(kind, "witch-loops") || VG_(strcmp)(line, "1"))
-				fail(path, lineno, "not a loop map of version 1");
+				BAD("not a loop map of version 1");
 			continue;
 		}
 		if (!VG_(strcmp)(kind, "end")) {
 			ended = True;
 		} else if (!VG_(strcmp)(kind, "module")) {
 			if (m)
-				fail(path, lineno, "a map holds one module");
+				BAD("a map holds one module");
 			if (!*line)
-				fail(path, lineno, "a module line needs a path");
+				BAD("a module line needs a path");
 			m = VG_(calloc)("witchspy.loopmap", 1, sizeof(*m));
 			m->path = VG_(strdup)("witchspy.loopmap", line);
 			if (core_unescape(m->path))
-				fail(path, lineno, "a module path with a bad %XX escape");
+				BAD("a module path with a bad %XX escape");
 		} else if (!VG_(strcmp)(kind, "f")) {
 			/* A function with loops: the exits say all a translation
 			 * needs of it. */
 			if (!m)
-				fail(path, lineno, "an f line comes after a module line");
+				BAD("an f line comes after a module line");
 		} else if (!VG_(strcmp)(kind, "loop")) {
 			Long id, parent, depth, first, last;
 			Addr header;
@@ -236,9 +233,9 @@ static LoopMod *parse(const HChar *path, HChar *buf)
 			    !dec(field(&line), &parent) || !dec(field(&line), &depth) ||
 			    !dec(field(&line), &first) || !dec(field(&line), &last) ||
 			    !(file = field(&line)) || *line)
-				fail(path, lineno, "a loop line is `loop ID HEADER PARENT DEPTH FIRST LAST FILE`");
+				BAD("a loop line is `loop ID HEADER PARENT DEPTH FIRST LAST FILE`");
 			if (id != (Long)(nloops - first_loop) || parent >= id || parent < -1 || depth < 0)
-				fail(path, lineno, "loop ids must count up from 0, parents come first");
+				BAD("loop ids must count up from 0, parents come first");
 			cur = VG_(calloc)("witchspy.loopmap", 1, sizeof(*cur));
 			cur->id = nloops;
 			cur->header = header;
@@ -247,7 +244,7 @@ static LoopMod *parse(const HChar *path, HChar *buf)
 			cur->first_line = (Int)first;
 			cur->last_line = (Int)last;
 			if (core_unescape(file))
-				fail(path, lineno, "a file name with a bad %XX escape");
+				BAD("a file name with a bad %XX escape");
 			cur->file = file;	/* stays in buf */
 			loops = (LoopDesc **)grow(loops, &cap_loops, nloops, sizeof(*loops));
 			loops[nloops++] = cur;
@@ -255,26 +252,40 @@ static LoopMod *parse(const HChar *path, HChar *buf)
 			Addr lo, hi;
 
 			if (!cur || !hex(field(&line), &lo) || !hex(field(&line), &hi) || *line || hi <= lo)
-				fail(path, lineno, "a b line is `b LO HI` after a loop line");
+				BAD("a b line is `b LO HI` after a loop line");
 			m->blocks = (Range *)grow(m->blocks, &m->cap_blocks, m->nblocks, sizeof(Range));
 			m->blocks[m->nblocks++] = (Range){ lo, hi, cur };
 		} else if (!VG_(strcmp)(kind, "e")) {
 			Addr at;
 
 			if (!cur || !hex(field(&line), &at) || *line)
-				fail(path, lineno, "an e line is `e OFFSET` after a loop line");
+				BAD("an e line is `e OFFSET` after a loop line");
 			m->exits = (Range *)grow(m->exits, &m->cap_exits, m->nexits, sizeof(Range));
 			m->exits[m->nexits++] = (Range){ at, at + 1, cur };
 		} else {
-			fail(path, lineno, "unknown line");
+			BAD("unknown line");
 		}
 	}
 	if (!ended)
-		fail(path, lineno, "no end line: the map is truncated");
+		BAD("no end line: the map is truncated");
 	if (!m)
-		fail(path, lineno, "no module line");
+		BAD("no module line");
 	finish_module(m, first_loop);
 	return m;
+#undef BAD
+bad:
+	VG_(umsg)("witchspy: warning: %s:%u: %s; its module's loops are not watched\n", path, lineno,
+		  why);
+	for (i = first_loop; i < nloops; i++)
+		VG_(free)(loops[i]);
+	nloops = first_loop;
+	if (m) {
+		VG_(free)(m->path);
+		VG_(free)(m->blocks);
+		VG_(free)(m->exits);
+		VG_(free)(m);
+	}
+	return NULL;
 }
 
 static ULong mix(ULong h, ULong v)
@@ -332,6 +343,7 @@ static LoopMod *module_map(const HChar *path)
 	ULong key = 0xcbf29ce484222325ULL;
 	const HChar *c;
 	HChar *map, *err, *buf;
+	LoopMod *mod;
 	SizeT n;
 
 	if (sr_isError(VG_(stat)(path, &st)) || !VKI_S_ISREG(st.mode))
@@ -360,7 +372,15 @@ static LoopMod *module_map(const HChar *path)
 	}
 	VG_(unlink)(err);
 	VG_(free)(err);
-	return parse(map, buf);	/* map stays: the loops' file names point into buf */
+	mod = parse(map, buf);	/* map stays: the loops' file names point into buf */
+	if (!mod) {
+		/* Not a map (damaged on disk): the next run writes it anew. */
+		VG_(unlink)(map);
+		VG_(free)(buf);
+		VG_(free)(map);
+		nunmapped++;
+	}
+	return mod;
 }
 
 void loop_map_init(const HChar *dir, const HChar *witch)

@@ -73,6 +73,16 @@ cmp -s "$TMP/again.out" "$TMP/bad.out"; ok $? "... its output the program's"
 mine='[.loops[] | select(.file // "" | endswith("loop_scan.c")) | [.first_line, .invocations, .iterations, .reads, .redundant_reads, .flagged]]'
 is "$(jq -c "$mine" "$TMP/again.json")" "$(jq -c "$mine" "$TMP/bad.json")" \
 	"... and the program's loops as the first run's, exactly"
+# A damaged map (cut short on disk) is no reason to stop the program: its
+# module goes unwatched, the profile says so, and the map goes, for the
+# next run to write anew.
+cp -r "$TMP/bad" "$TMP/dmg"
+pmap=$(grep -lx "module $PROGS/loop_scan" "$TMP/dmg/cfg"/*.map)
+sed -i '$d' "$pmap"
+"$WITCH" spy --quiet --tool=loop -o "$TMP/dmg" -- "$PROGS/loop_scan" bad 2000 500 >"$TMP/dmg.out" 2>"$TMP/dmg.err"
+is "$?,$(cmp -s "$TMP/dmg.out" "$TMP/bad.out" && echo same)" 0,same "a damaged map: the program's exit status and output"
+is "$(sed -n 's/^stat modules_unmapped //p' "$TMP/dmg"/*.witch)" 1 "... its module counted as unwatched"
+[ ! -e "$pmap" ]; ok $? "... and the damaged map removed"
 "$WITCH" spy --tool=loop --run=loops -o "$TMP/run" -- /bin/true 2>"$TMP/run.err"
 is "$?,$(wc -l <"$TMP/run.err" | tr -d ' ')" 2,1 "--run (the old two runs' option) is refused in one line"
 
