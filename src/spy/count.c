@@ -53,19 +53,11 @@ static IRExpr *hw(HWord v)
 	return mkIRExpr_HWord(v);
 }
 
-static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, ty);
-
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
 /* *(ULong *)addr += v, v a 64-bit atom. */
 static void add_to(IRSB *out, void *addr, IRExpr *v)
 {
-	IRExpr *old = tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)addr)));
-	IRExpr *sum = tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, v));
+	IRExpr *old = spy_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)addr)));
+	IRExpr *sum = spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, v));
 
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, hw((HWord)addr), sum));
 }
@@ -74,16 +66,16 @@ static void add_to(IRSB *out, void *addr, IRExpr *v)
 static void add_if(IRSB *out, void *addr, IRExpr *guard, ULong v)
 {
 	if (v == 1)
-		add_to(out, addr, tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, guard)));
+		add_to(out, addr, spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, guard)));
 	else
-		add_to(out, addr, tmp(out, Ity_I64, IRExpr_ITE(guard, IRExpr_Const(IRConst_U64(v)),
+		add_to(out, addr, spy_ir_tmp(out, Ity_I64, IRExpr_ITE(guard, IRExpr_Const(IRConst_U64(v)),
 								IRExpr_Const(IRConst_U64(0)))));
 }
 
 /* The thread's instruction count, at guest state offset `off`. */
 static IRExpr *icount(IRSB *out, Int off)
 {
-	return tmp(out, Ity_I64, IRExpr_Get(off, Ity_I64));
+	return spy_ir_tmp(out, Ity_I64, IRExpr_Get(off, Ity_I64));
 }
 
 /* icount += v (guard: only when it holds). */
@@ -92,8 +84,8 @@ static void icount_add(IRSB *out, Int off, IRExpr *guard, ULong v)
 	IRExpr *add = IRExpr_Const(IRConst_U64(v));
 
 	if (guard)
-		add = tmp(out, Ity_I64, IRExpr_ITE(guard, add, IRExpr_Const(IRConst_U64(0))));
-	addStmtToIRSB(out, IRStmt_Put(off, tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, icount(out, off),
+		add = spy_ir_tmp(out, Ity_I64, IRExpr_ITE(guard, add, IRExpr_Const(IRConst_U64(0))));
+	addStmtToIRSB(out, IRStmt_Put(off, spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, icount(out, off),
 									    add))));
 }
 
@@ -335,9 +327,9 @@ static void between(IRSB *out, Int off, CntSB *sb, const struct insn_ir *ir, UIn
 {
 	if (sb->insn[k].call) {
 		CntCall *cs = cnt_call_site(sb->insn[k].addr, sb->insn[k].addr + sb->insn[k].len);
-		IRExpr *sp = tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
+		IRExpr *sp = spy_ir_tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
 		/* The count so far: those after the call are in it already. */
-		IRExpr *now = tmp(out, Ity_I64, IRExpr_Binop(Iop_Sub64, icount(out, off),
+		IRExpr *now = spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Sub64, icount(out, off),
 							     hw((HWord)executions(sb, k + 1, sb->ninsn))));
 
 		helper(out, "cnt_on_chased_call", cnt_on_chased_call, mkIRExprVec_3(hw((HWord)cs), sp, now),
@@ -345,7 +337,7 @@ static void between(IRSB *out, Int off, CntSB *sb, const struct insn_ir *ir, UIn
 	} else if (ir[k].join.cond) {
 		/* The exit the join removed, to the first jump's other side. */
 		count_exit(out, off, sb, k, ir[k].join.other,
-			   tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, deepCopyIRExpr(ir[k].join.cond))),
+			   spy_ir_tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, deepCopyIRExpr(ir[k].join.cond))),
 			   ir[k].join.resume);
 		if (ir[k].join.negated)
 			*join_cond = ir[k].join.cond;
@@ -367,12 +359,12 @@ static void instrument_end(IRSB *out, IRSB *in, CntSB *sb, Int off, Int sp_off)
 	}
 	switch (sb->end) {
 	case CNT_CALL:
-		sp = tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
+		sp = spy_ir_tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
 		helper(out, "cnt_on_call", cnt_on_call,
 		       mkIRExprVec_4(hw((HWord)sb), sp, next, icount(out, off)), NULL);
 		break;
 	case CNT_RET:
-		sp = tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
+		sp = spy_ir_tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
 		helper(out, "cnt_on_ret", cnt_on_ret,
 		       mkIRExprVec_4(hw((HWord)sb), sp, next, icount(out, off)), NULL);
 		break;
@@ -380,13 +372,13 @@ static void instrument_end(IRSB *out, IRSB *in, CntSB *sb, Int off, Int sp_off)
 		if (!sb->computed)
 			break;
 		/* The same target as last time: counted here; another: the helper. */
-		same = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, next,
-						      tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+		same = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, next,
+						      spy_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 										    hw((HWord)&sb->ind_last)))));
 		add_if(out, &sb->ind_count, same, 1);
 		helper(out, "cnt_on_computed", cnt_on_computed,
 		       mkIRExprVec_2(hw((HWord)sb), deepCopyIRExpr(in->next)),
-		       tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, same)));
+		       spy_ir_tmp(out, Ity_I1, IRExpr_Unop(Iop_Not1, same)));
 		break;
 	default:
 		break;
@@ -412,7 +404,7 @@ IRSB *cnt_instrument(IRSB *in, const VexGuestLayout *layout)
 		if (st->tag == Ist_Exit && k >= 0) {
 			g = deepCopyIRExpr(st->Ist.Exit.guard);
 			if (join_cond)
-				g = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, g, deepCopyIRExpr(join_cond)));
+				g = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, g, deepCopyIRExpr(join_cond)));
 			join_cond = NULL;
 			count_exit(out, off, sb, (UInt)k, (Addr)const_addr(st->Ist.Exit.dst), g, 0);
 		}

@@ -198,7 +198,7 @@ static void scan_float_ops(struct ctx *c, IRSB *in, Int gsize)
 
 /* ---- IR building ---- */
 
-static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
+IRExpr *spy_ir_tmp(IRSB *out, IRType ty, IRExpr *e)
 {
 	IRTemp t = newIRTemp(out->tyenv, ty);
 
@@ -219,37 +219,37 @@ Int spy_ir_pieces(IRSB *out, IRExpr *e, IRExpr **p)
 
 	switch (ty) {
 	case Ity_I8:
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_8Uto64, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_8Uto64, e));
 		return 1;
 	case Ity_I16:
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_16Uto64, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_16Uto64, e));
 		return 1;
 	case Ity_I32:
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_32Uto64, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_32Uto64, e));
 		return 1;
 	case Ity_I64:
 		p[0] = e;
 		return 1;
 	case Ity_F32:
-		p[0] = tmp_of(out, Ity_I32, IRExpr_Unop(Iop_ReinterpF32asI32, e));
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_32Uto64, p[0]));
+		p[0] = spy_ir_tmp(out, Ity_I32, IRExpr_Unop(Iop_ReinterpF32asI32, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_32Uto64, p[0]));
 		return 1;
 	case Ity_F64:
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_ReinterpF64asI64, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_ReinterpF64asI64, e));
 		return 1;
 	case Ity_I128:
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_128to64, e));
-		p[1] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_128HIto64, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_128to64, e));
+		p[1] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_128HIto64, e));
 		return 2;
 	case Ity_V128:
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_V128to64, e));
-		p[1] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_V128HIto64, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_V128to64, e));
+		p[1] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_V128HIto64, e));
 		return 2;
 	case Ity_V256:
-		p[0] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_V256to64_0, e));
-		p[1] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_V256to64_1, e));
-		p[2] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_V256to64_2, e));
-		p[3] = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_V256to64_3, e));
+		p[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_V256to64_0, e));
+		p[1] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_V256to64_1, e));
+		p[2] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_V256to64_2, e));
+		p[3] = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_V256to64_3, e));
 		return 4;
 	default:
 		return 0;
@@ -346,14 +346,14 @@ static void loop_after(struct ctx *c, const struct insn *in, IRExpr *addr, Int s
 	Int n = value ? spy_ir_pieces(out, value, p) : 0;
 
 	if (guard)
-		one = tmp_of(out, Ity_I64, IRExpr_ITE(guard, one, IRExpr_Const(IRConst_U64(0))));
-	n_reads = tmp_of(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&loop_st.reads)));
+		one = spy_ir_tmp(out, Ity_I64, IRExpr_ITE(guard, one, IRExpr_Const(IRConst_U64(0))));
+	n_reads = spy_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&loop_st.reads)));
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, hw((HWord)&loop_st.reads),
-					tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, n_reads, one))));
-	act = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, hw((HWord)&loop_active)));
-	act = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE32, act, IRExpr_Const(IRConst_U32(0))));
+					spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, n_reads, one))));
+	act = spy_ir_tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, hw((HWord)&loop_active)));
+	act = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE32, act, IRExpr_Const(IRConst_U32(0))));
 	if (guard)
-		act = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_And1, act, guard));
+		act = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, act, guard));
 	if (n == 1 && size <= 8)
 		CALL(out, loop_read, mkIRExprVec_4(addr, hw(size), slot, p[0]), act);
 	else if (n == 2 && size == 16)
@@ -421,16 +421,16 @@ static void cas_after(struct ctx *c, const struct insn *in, IRCAS *cas)
 	Int size = sizeofIRType(ty) * (cas->dataHi ? 2 : 1);
 	IRExpr *ok, *lo[4], *hi[4], *flags;
 
-	ok = tmp_of(out, Ity_I1, IRExpr_Binop(cmp_eq(ty), IRExpr_RdTmp(cas->oldLo), cas->expdLo));
+	ok = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(cmp_eq(ty), IRExpr_RdTmp(cas->oldLo), cas->expdLo));
 	if (cas->dataHi) {
-		IRExpr *ok2 = tmp_of(out, Ity_I1, IRExpr_Binop(cmp_eq(ty), IRExpr_RdTmp(cas->oldHi),
+		IRExpr *ok2 = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(cmp_eq(ty), IRExpr_RdTmp(cas->oldHi),
 							       cas->expdHi));
 
-		ok = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_And1, ok, ok2));
+		ok = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, ok, ok2));
 	}
-	flags = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, ok));
-	flags = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Shl64, flags, IRExpr_Const(IRConst_U8(17))));
-	flags = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Or64, flags, hw((HWord)size)));
+	flags = spy_ir_tmp(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, ok));
+	flags = spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, flags, IRExpr_Const(IRConst_U8(17))));
+	flags = spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, flags, hw((HWord)size)));
 	if (spy_ir_pieces(out, IRExpr_RdTmp(cas->oldLo), lo) != 1)
 		return;
 	if (cas->dataHi) {
@@ -440,10 +440,10 @@ static void cas_after(struct ctx *c, const struct insn *in, IRCAS *cas)
 			/* 8-byte halves: old is lo then hi in memory order. */
 		} else {
 			/* Two 4-byte halves (cmpxchg8b-like): pack into one word. */
-			IRExpr *sh = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Shl64, hi[0],
+			IRExpr *sh = spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Shl64, hi[0],
 								       IRExpr_Const(IRConst_U8(32))));
 
-			lo[0] = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Or64, lo[0], sh));
+			lo[0] = spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Or64, lo[0], sh));
 			hi[0] = hw(0);
 		}
 	} else {
@@ -680,12 +680,12 @@ static SpySB *new_sb(struct insn *ins, Int ninsn)
 void spy_ir_check_return(IRSB *out, Int sp_off, IRExpr *guard)
 {
 	/* SP above the innermost frame: a return (or longjmp) left it. */
-	IRExpr *limit = tmp_of(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&spy_cur_limit)));
-	IRExpr *sp = tmp_of(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
-	IRExpr *left = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp));
+	IRExpr *limit = spy_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, hw((HWord)&spy_cur_limit)));
+	IRExpr *sp = spy_ir_tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64));
+	IRExpr *left = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, sp));
 
 	if (guard)
-		left = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_And1, left, guard));
+		left = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, left, guard));
 	CALL(out, spy_sb_returned, mkIRExprVec_1(sp), left);
 }
 
@@ -710,7 +710,7 @@ void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off, IRExpr *guard)
 {
 	SpyCallSite *cs = call_site(ret);
 
-	CALL(out, spy_on_call, mkIRExprVec_2(hw((HWord)cs), tmp_of(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64))),
+	CALL(out, spy_on_call, mkIRExprVec_2(hw((HWord)cs), spy_ir_tmp(out, Ity_I64, IRExpr_Get(sp_off, Ity_I64))),
 	     guard);
 }
 
@@ -725,12 +725,12 @@ static void enter(struct ctx *c, Addr start)
 	switch (spy_heap_fn_at(start)) {
 	case HEAP_FREE:
 		CALL(out, spy_free_enter,
-		     mkIRExprVec_1(tmp_of(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RDI, Ity_I64))), NULL);
+		     mkIRExprVec_1(spy_ir_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RDI, Ity_I64))), NULL);
 		break;
 	case HEAP_REALLOC:
 		CALL(out, spy_realloc_enter,
-		     mkIRExprVec_2(tmp_of(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RDI, Ity_I64)),
-				   tmp_of(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSI, Ity_I64))),
+		     mkIRExprVec_2(spy_ir_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RDI, Ity_I64)),
+				   spy_ir_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RSI, Ity_I64))),
 		     NULL);
 		break;
 	default:
@@ -747,14 +747,14 @@ static void leave(struct ctx *c, IRSB *in, const struct insn *last)
 	if (in->jumpkind == Ijk_Call && last) {
 		spy_ir_push_call(out, last->addr + last->len, c->sp_off, NULL);
 	} else if (in->jumpkind == Ijk_Ret && spy_cfg.heap_clear) {
-		IRExpr *pending = tmp_of(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+		IRExpr *pending = spy_ir_tmp(out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
 								    hw((HWord)&spy_reallocs_pending)));
-		IRExpr *guard = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE32, pending,
+		IRExpr *guard = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE32, pending,
 								 IRExpr_Const(IRConst_U32(0))));
 
-		sp = tmp_of(out, Ity_I64, IRExpr_Get(c->sp_off, Ity_I64));
+		sp = spy_ir_tmp(out, Ity_I64, IRExpr_Get(c->sp_off, Ity_I64));
 		CALL(out, spy_on_ret,
-		     mkIRExprVec_2(tmp_of(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64)), sp),
+		     mkIRExprVec_2(spy_ir_tmp(out, Ity_I64, IRExpr_Get(OFFSET_amd64_RAX, Ity_I64)), sp),
 		     guard);
 	}
 }
@@ -807,7 +807,7 @@ IRSB *spy_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 				if (p)
 					CALL(c.out, loop_point,
 					     mkIRExprVec_2(hw((HWord)p),
-							   tmp_of(c.out, Ity_I64, IRExpr_Get(c.sp_off, Ity_I64))),
+							   spy_ir_tmp(c.out, Ity_I64, IRExpr_Get(c.sp_off, Ity_I64))),
 					     NULL);
 				entered = True;
 				continue;

@@ -53,17 +53,9 @@ static IRExpr *u64(ULong v)
 	return IRExpr_Const(IRConst_U64(v));
 }
 
-static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, ty);
-
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
 static IRExpr *bin(IRSB *out, IROp op, IRExpr *a, IRExpr *b)
 {
-	return tmp(out, Ity_I64, IRExpr_Binop(op, a, b));
+	return spy_ir_tmp(out, Ity_I64, IRExpr_Binop(op, a, b));
 }
 
 /* rvn_fmix, rvn_mix and rvn_piece of rvn.h, in IR. */
@@ -255,10 +247,10 @@ static IRExpr *expr_num(struct rctx *c, IRExpr *e)
 		a[0] = num(c, e->Iex.Binop.arg1);
 		a[1] = num(c, e->Iex.Binop.arg2);
 		if ((g = joins(op))) {
-			IRExpr *same = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, a[0],
+			IRExpr *same = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, a[0],
 								    ir_piece(out, a[1], g, 1)));
 
-			return tmp(out, Ity_I64, IRExpr_ITE(same, a[1], op_num(c, op_vn(op), a, 2, 0, False)));
+			return spy_ir_tmp(out, Ity_I64, IRExpr_ITE(same, a[1], op_num(c, op_vn(op), a, 2, 0, False)));
 		}
 		return op_num(c, op_vn(op), a, 2, 0, commutes(op));
 	case Iex_Triop:
@@ -279,7 +271,7 @@ static IRExpr *expr_num(struct rctx *c, IRExpr *e)
 			a[n++] = num(c, e->Iex.CCall.args[i]);
 		return op_num(c, rvn_fmix((ULong)(HWord)e->Iex.CCall.cee->addr), a, n, 0, False);
 	case Iex_ITE:
-		return tmp(out, Ity_I64, IRExpr_ITE(e->Iex.ITE.cond, num(c, e->Iex.ITE.iftrue),
+		return spy_ir_tmp(out, Ity_I64, IRExpr_ITE(e->Iex.ITE.cond, num(c, e->Iex.ITE.iftrue),
 						     num(c, e->Iex.ITE.iffalse)));
 	default:
 		tl_assert(0);
@@ -330,7 +322,7 @@ static void forget(struct rctx *c, IRExpr *addr, Int size, IRExpr *guard)
 
 static IRExpr *slot_get(struct rctx *c, Int slot)
 {
-	return tmp(c->out, Ity_I64, IRExpr_Get(c->sbase + slot, Ity_I64));
+	return spy_ir_tmp(c->out, Ity_I64, IRExpr_Get(c->sbase + slot, Ity_I64));
 }
 
 static void slot_put(struct rctx *c, Int slot, IRExpr *v)
@@ -357,14 +349,14 @@ static IRExpr *reg_get(struct rctx *c, Int off, Int size)
 	for (k = 1; k * 8 < (off - slot) + size; k++) {
 		IRExpr *v = slot_get(c, slot + 8 * k);
 
-		whole = tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, whole,
-						      tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, v,
+		whole = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, whole,
+						      spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, v,
 										    ir_piece(out, v0, 8, (UInt)k)))));
 		h = ir_mix(out, h, v);
 	}
 	if (off != slot)
 		return ir_mix(out, h, u64((ULong)(off - slot) << 8 | size));
-	return tmp(out, Ity_I64, IRExpr_ITE(whole, v0, h));
+	return spy_ir_tmp(out, Ity_I64, IRExpr_ITE(whole, v0, h));
 }
 
 static void reg_put(struct rctx *c, Int off, Int size, IRExpr *v)
@@ -658,7 +650,7 @@ static void stmt(struct rctx *c, Int i)
 		       lg->cvt == ILGop_Ident32 ? 4 : lg->cvt == ILGop_16Uto32 || lg->cvt == ILGop_16Sto32 ? 2 : 1;
 		v = call_1(c, "rvn_load", rvn_load,
 			   mkIRExprVec_3(site_of(c, k), lg->addr, hw(flags(c, k, size))), lg->guard);
-		set_num(c, lg->dst, tmp(c->out, Ity_I64, IRExpr_ITE(lg->guard, v, num(c, lg->alt))));
+		set_num(c, lg->dst, spy_ir_tmp(c->out, Ity_I64, IRExpr_ITE(lg->guard, v, num(c, lg->alt))));
 		return;
 	}
 	case Ist_CAS:

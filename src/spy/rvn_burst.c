@@ -28,17 +28,9 @@
 
 #include "rvn.h"
 
-static IRExpr *tmp(IRSB *out, IRType ty, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, ty);
-
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
 static IRExpr *load64(IRSB *out, const void *p)
 {
-	return tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p)));
+	return spy_ir_tmp(out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p)));
 }
 
 /*
@@ -48,7 +40,7 @@ static IRExpr *load64(IRSB *out, const void *p)
  */
 static void start(IRSB *out, Addr addr, Int ninsn)
 {
-	IRExpr *due = tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, load64(out, &rvn_next_switch),
+	IRExpr *due = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, load64(out, &rvn_next_switch),
 						     load64(out, &rvn_icount)));
 	IRDirty *d = unsafeIRDirty_0_N(0, "rvn_switch", VG_(fnptr_to_fnentry)(rvn_switch),
 				       mkIRExprVec_0());
@@ -58,7 +50,7 @@ static void start(IRSB *out, Addr addr, Int ninsn)
 	addStmtToIRSB(out, IRStmt_Exit(due, Ijk_InvalICache, IRConst_U64((ULong)addr),
 				       offsetof(VexGuestAMD64State, guest_RIP)));
 	addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&rvn_icount),
-					tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, load64(out, &rvn_icount),
+					spy_ir_tmp(out, Ity_I64, IRExpr_Binop(Iop_Add64, load64(out, &rvn_icount),
 								       IRExpr_Const(IRConst_U64((ULong)ninsn))))));
 }
 

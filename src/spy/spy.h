@@ -297,6 +297,8 @@ VG_REGPARM(2) void spy_on_call(SpyCallSite *cs, Addr sp);
 /* In a translation: at its start, the check that a return left the
  * innermost frame; at its end, the frame a call pushes; each where guard
  * (an Ity_I1 atom, or NULL: always) holds (instrument.c). */
+/* A new temp of out holding e. */
+IRExpr *spy_ir_tmp(IRSB *out, IRType ty, IRExpr *e);
 void spy_ir_check_return(IRSB *out, Int sp_off, IRExpr *guard);
 void spy_ir_push_call(IRSB *out, Addr ret, Int sp_off, IRExpr *guard);
 /* The value of atom e as up to four 64-bit pieces in p, low first; how
