@@ -15,8 +15,12 @@ else
 		"$WITCH" record --quiet --craft=$craft -o "$TMP/$craft" -- "$PROGS/listing1" >"$TMP/$craft.out"
 		ok $? "record --craft=$craft runs listing1"
 		is "$(cat "$TMP/$craft.out")" "$("$PROGS/listing1")" "its output passes through"
-		"$WITCH" report --format=json "$TMP/$craft" >"$TMP/$craft.json"
-		within "$(json "$TMP/$craft.json" '.totals.redundancy')" 0.95 1.0 \
+		"$WITCH" report --format=json --top=0 "$TMP/$craft" >"$TMP/$craft.json"
+		# memset's own watches only: a sample that lands on one of the
+		# program's 8-byte stores between two memsets outweighs eight of
+		# memset's 1-byte ones, and is judged "not $craft", rightly.
+		within "$(json "$TMP/$craft.json" '[.pairs[] | select(.watch[0].function | test("memset"))]
+			| (map(.waste_bytes) | add) / (map(.waste_bytes + .use_bytes + .approx_waste_bytes) | add)')" 0.95 1.0 \
 			"$craft: memset's stores over the table are $craft"
 		like "$(json "$TMP/$craft.json" '.pairs[0].watch[0].function + " " + .pairs[0].trap[0].function')" \
 			'memset.* .*memset' "$craft: the top pair is memset and memset again"
