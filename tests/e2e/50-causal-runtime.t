@@ -193,7 +193,12 @@ within "$(echo "100 * $du / ($rt - $wf)" | bc)" 65 85 "the duration is the run m
 # loops for F from a calibration at its start, and a VM's cores change
 # speed for seconds at a time, so the share strays from F (0.457-0.567
 # for F = 0.5): against F*s a single run can be 11 points off at +100 %,
-# against the share runs stay within the 8 points checked.
+# against the share they stay within a few points. What the report ranks
+# lines by is the slope of those points (through 0), and the points err
+# on their own: 30 runs, the other core busy or not, erred by at most 3.5
+# points at +50 % and 4.3 at +100 %, yet one run in CI by 8.7 at +50 %;
+# their slope erred by at most 0.035. So each point is checked within 12
+# points, and the slope within 0.06 of the share.
 # 8000 iterations (9 s natively), for 20-50 experiments a speedup.
 for f in 0.5 0.25; do
 	causal "$TMP/f$f" causal_frac CAUSAL_FRAC_SPLIT="$TMP/split$f" WITCH_CAUSAL_FIXED_LINE="$id" \
@@ -203,9 +208,12 @@ for f in 0.5 0.25; do
 	"$PREDICT" "$TMP"/f$f/causal.* | while read -r s p n; do diag "f=$f (share $share): line +$s% -> program +$p% ($n experiments)"; done
 	for s in 50 100; do
 		want=$(echo "$share * $s" | bc -l)
-		within "$(predicted "$s" "$TMP"/f$f/causal.*)" "$(echo "$want - 8" | bc)" "$(echo "$want + 8" | bc)" \
+		within "$(predicted "$s" "$TMP"/f$f/causal.*)" "$(echo "$want - 12" | bc)" "$(echo "$want + 12" | bc)" \
 			"f=$f, line +$s%: program +share*s ($(printf '%.1f' "$want"))"
 	done
+	slope=$(printf '%.3f' "$(echo "(50 * $(predicted 50 "$TMP"/f$f/causal.*) + 100 * $(predicted 100 "$TMP"/f$f/causal.*)) / 12500" | bc -l)")
+	within "$slope" "$(echo "$share - 0.06" | bc)" "$(echo "$share + 0.06" | bc)" \
+		"f=$f: the slope through 0 of program speedup over line speedup is the share"
 done
 
 # Progress visited every 11 ms: an experiment of ~50 ms would count 4 or 5
