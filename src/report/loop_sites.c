@@ -3,9 +3,9 @@
  * function, file and line of each load (the leaf of its context), those
  * that several contexts or instructions share merged into one.
  *
- * The x records keep each load's whole context, which is what merging
- * across threads needs; the report lists instructions' lines, because
- * that is what one goes to fix.
+ * The x records name each load by a context (witchspy's have one frame,
+ * the instruction); the report lists instructions' lines, because that
+ * is what one goes to fix.
  */
 #include "report/loop.h"
 #include "report/report.h"
