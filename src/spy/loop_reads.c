@@ -117,8 +117,6 @@ LoopWord *loop_reads_find(LoopReads *r, Addr a)
 	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
 	UInt h;
 
-	if (key == r->prev_key)
-		return found(r, key, r->prev_words, a);
 	for (h = slot(key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
 		if (r->map[h].key == key)
 			goto hit;

@@ -78,13 +78,25 @@ void loop_reads_renumber(LoopReads *r, const UInt *bounds, UInt n);
 UInt loop_reads_rank(UInt t, const UInt *bounds, UInt n);
 /* The word holding address a (8-aligned), NULL when the set is at its
  * limit and a has no chunk yet. Most reads are in the chunk of the read
- * before: that is looked up inline. */
+ * before, or of the one before that (a loop reading two arrays in turn):
+ * those are looked up inline. */
 LoopWord *loop_reads_find(LoopReads *r, Addr a);
 
 static inline LoopWord *loop_reads_word(LoopReads *r, Addr a)
 {
-	if (LIKELY((a >> LOOP_CHUNK_BITS) + 1 == r->last_key))
+	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
+
+	if (LIKELY(key == r->last_key))
 		return &r->last_words[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
+	if (LIKELY(key == r->prev_key)) {
+		LoopWord *w = r->prev_words;
+
+		r->prev_key = r->last_key;
+		r->prev_words = r->last_words;
+		r->last_key = key;
+		r->last_words = w;
+		return &w[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
+	}
 	return loop_reads_find(r, a);
 }
 /* The bytes of the set's chunks (the progress line's shadow memory). */

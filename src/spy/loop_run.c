@@ -62,15 +62,18 @@ typedef struct {
 	ULong redundant;	/* in this iteration */
 } LoopAct;
 
-/* Redundant reads of one load for one loop, counted here before they go
- * to the thread's pairs: a read redundant for several loops counts in
- * its site's memo for the innermost only (count_load), and looking up
- * the pairs of the others at each read cost bzip2 a fifth of its time. */
-#define LOOP_COUNT_BITS 9
-typedef struct {
-	UInt node, load;
-	ULong count;		/* 0: empty */
-} LoopCount;
+/*
+ * A redundant read counts, for each loop that it counts for, in the pair
+ * (that loop's node, the load): per read, that is one pair per active
+ * loop, and looking the pairs up at each read cost bzip2 a fifth of its
+ * time. So the read counts in its site's memo, keyed by the set of
+ * activations it counted for (a bit each, SpyMemo's watch), and goes to
+ * the pairs of those activations' nodes when the memo changes key. That
+ * needs the activations the bits stand for: a thread's memos are
+ * flushed before any of its activations ends, from the list of those it
+ * took (LOOP_DIRTY at most; a full list is flushed too).
+ */
+#define LOOP_DIRTY 64
 
 typedef struct LoopThread {
 	LoopAct act[LOOP_MAX_ACTIVE];
@@ -83,7 +86,8 @@ typedef struct LoopThread {
 	UInt nrecs, cap_recs;
 	UInt *rec_hash;		/* node -> record index + 1 */
 	UInt rec_mask;
-	LoopCount counts[1u << LOOP_COUNT_BITS];	/* direct-mapped */
+	SpyMemo *dirty[LOOP_DIRTY];	/* the memos it took since its last flush */
+	UInt ndirty;
 } LoopThread;
 
 static LoopThread *thread_state(SpyThread *t)
@@ -219,7 +223,8 @@ static UInt tick(LoopThread *lt)
 	return ++lt->now;
 }
 
-static void close_iteration(LoopThread *lt, LoopAct *a)
+static inline __attribute__((always_inline))
+void close_iteration(LoopThread *lt, LoopAct *a)
 {
 	LoopRec *r = &lt->recs[a->rec];
 	ULong reads = lt->judged - a->judged_before;
@@ -241,8 +246,11 @@ static void close_iteration(LoopThread *lt, LoopAct *a)
 	a->iter_start = tick(lt);
 }
 
+static void memos_flush(LoopThread *lt);
+
 static void end_top(LoopThread *lt)
 {
+	memos_flush(lt);
 	close_iteration(lt, &lt->act[--lt->n]);
 	/* Nothing active: every pair read so far is history. */
 	if (!lt->n)
@@ -287,9 +295,18 @@ static Bool holds(const LoopDesc *l, const LoopDesc *inner)
 VG_REGPARM(2) void loop_point(LoopPoint *p, Addr sp)
 {
 	SpyThread *t = spy_cur;
-	LoopThread *lt;
+	LoopThread *lt = t->loop;
 	LoopAct *top;
 
+	/* Most points are the header of the innermost active loop, in the
+	 * same frame: the next iteration, and nothing else changes. */
+	if (LIKELY(sp <= spy_cur_limit && lt && lt->n && p->head)) {
+		top = &lt->act[lt->n - 1];
+		if (LIKELY(top->loop == p->head && top->depth == t->depth)) {
+			close_iteration(lt, top);
+			return;
+		}
+	}
 	if (sp > spy_cur_limit)
 		spy_unwind(t, sp);	/* a return: its frame's loops end */
 	lt = thread_state(t);
@@ -337,7 +354,8 @@ static UInt first_acts(UInt n)
  * one if its current iteration began by then too; else the read was in
  * an earlier iteration of its invocation: redundant for it.
  */
-static UInt redundant_for(const LoopThread *lt, const LoopWord *w)
+static inline __attribute__((always_inline))
+UInt redundant_for(const LoopThread *lt, const LoopWord *w)
 {
 	UInt last = loop_word_last(w);
 	Int k;
@@ -374,51 +392,43 @@ UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, UInt now
 	return red;
 }
 
-/* The redundant read of load `load` for the loop in context node, when
- * an inner loop counted it in the site's memo already. */
-static void count_outer(SpyThread *t, LoopThread *lt, UInt node, UInt load)
+/* The memo's count goes to the pairs of the activations it was kept for
+ * (its owner's: their stack has not changed since, see LOOP_DIRTY). */
+static void memo_flush(SpyMemo *m)
 {
-	UInt h = (node * 0x9E3779B1u + load * 0x85EBCA77u) >> (32 - LOOP_COUNT_BITS);
-	LoopCount *c = &lt->counts[h];
+	SpyThread *o = m->t;
+	UInt acts = m->p.watch;
 
-	if (UNLIKELY(c->node != node || c->load != load)) {
-		if (c->count)
-			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
-		c->node = node;
-		c->load = load;
-		c->count = 0;
-	}
-	c->count++;
+	if (!o)
+		return;
+	for (; acts; acts &= acts - 1)
+		spy_pair(&o->pairs, o->loop->act[__builtin_ctz(acts)].node, m->p.trap)->count +=
+			m->p.count;
+	m->t = NULL;
+	m->p.count = 0;
 }
 
-/* The thread's counts go to its pairs (drop: they are forgotten). */
-static void counts_flush(SpyThread *t, Bool drop)
+static void memos_flush(LoopThread *lt)
 {
-	LoopThread *lt = t->loop;
 	UInt i;
 
-	for (i = 0; lt && i < (1u << LOOP_COUNT_BITS); i++) {
-		LoopCount *c = &lt->counts[i];
-
-		if (c->count && !drop)
-			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
-		c->count = 0;
-	}
+	for (i = 0; i < lt->ndirty; i++)
+		if (lt->dirty[i]->t && lt->dirty[i]->t->loop == lt)
+			memo_flush(lt->dirty[i]);
+	lt->ndirty = 0;
 }
 
-/* Load `load`'s redundant read for the loop in context node: in its site's
- * memo while it goes to one pair (most reads of a loop), as LoadSpy's. */
-static void count_load(SpyThread *t, SpySite *site, UInt load, UInt node)
+/* The site's memo is kept for thread t's activations acts from now on. */
+static __attribute__((noinline))
+void memo_take(SpyThread *t, LoopThread *lt, SpyMemo *m, UInt acts, UInt load)
 {
-	SpyMemo *m = &site->memo;
-
-	if (UNLIKELY(m->t != t || m->p.watch != node || m->p.trap != load)) {
-		spy_memo_flush(m);
-		m->t = t;
-		m->p.watch = node;
-		m->p.trap = load;
-	}
-	m->p.count++;
+	memo_flush(m);
+	if (lt->ndirty == LOOP_DIRTY)
+		memos_flush(lt);
+	lt->dirty[lt->ndirty++] = m;
+	m->t = t;
+	m->p.watch = acts;
+	m->p.trap = load;
 }
 
 /* The part of a read in the word at `at` & ~7: len bytes at its offset,
@@ -452,22 +462,24 @@ static UInt load_of(SpySite *site)
 	return site->handle;
 }
 
-/* A redundant read (red: for which activations) is over. A read that
- * counts for more loops than one counts in the memo for the innermost
- * only, or the memo would change pair at each. */
-static void count_redundant(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
+/* A redundant read (red: for which activations) is over. It counts for
+ * them from the innermost out, until a flagged loop claims it. */
+static inline __attribute__((always_inline))
+void count_redundant(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
 {
-	UInt load = load_of(site), k = 31 - (UInt)__builtin_clz(red);
+	SpyMemo *m = &site->memo;
+	UInt k, acts = 0;
 
 	loop_st.redundant_reads++;
-	/* From the innermost out, until a flagged loop claims the read. */
-	lt->act[k].redundant++;
-	count_load(t, site, load, lt->act[k].node);
-	while (!lt->act[k].flagged && (red &= ~(1u << k)) != 0) {
+	do {
 		k = 31 - (UInt)__builtin_clz(red);
+		acts |= 1u << k;
 		lt->act[k].redundant++;
-		count_outer(t, lt, lt->act[k].node, load);
-	}
+		red &= ~(1u << k);
+	} while (red && !lt->act[k].flagged);
+	if (UNLIKELY(m->t != t || m->p.watch != acts))
+		memo_take(t, lt, m, acts, load_of(site));
+	m->p.count++;
 }
 
 /* The read is over: red says for which activations it was redundant. */
@@ -588,7 +600,8 @@ void loop_after_fork(void)
 	UInt i;
 
 	for (t = spy_threads; t; t = t->next)
-		counts_flush(t, True);
+		if (t->loop)
+			t->loop->ndirty = 0;	/* the memos are dropped */
 	for (t = spy_threads; t; t = t->next)
 		if (t->loop)
 			for (i = 0; i < t->loop->nrecs; i++) {
@@ -614,7 +627,6 @@ void loop_finish(void)
 	for (t = spy_threads; t; t = t->next) {
 		while (t->loop && t->loop->n)
 			end_top(t->loop);
-		counts_flush(t, False);
 	}
 	loop_active = 0;
 }

@@ -122,6 +122,14 @@ is "$(jq '[.loops[] | select(.depth == 0 and .first_line == '"$(marked loop_thre
 	"... invoked once per thread"
 is "$(flagged "$TMP/thr.json" loop_threads scan)" true "... flagged"
 is "$(at "$TMP/thr.json" loop_threads once redundant_reads)" 0 "a single pass per thread re-reads nothing"
+# The threads run the same loads, whose counts are kept per load and
+# loop and handed from thread to thread: each loop's loads, where all
+# are listed, still add up to its redundant reads.
+is "$(jq '[.loops[] | select(.redundant_reads > 0 and (.top_reads | length) < 5)
+	| select(.redundant_reads != ([.top_reads[].redundant_reads] | add))] | length' "$TMP/thr.json")" 0 \
+	"each loop's redundant reads are its loads'"
+within "$(jq '[.loops[] | select(.redundant_reads > 0 and (.top_reads | length) < 5)] | length' "$TMP/thr.json")" 2 1000 \
+	"... (checked in that many loops)"
 
 # A forked child writes its own profile, with its own loops.
 loop "$TMP/fork" loop_threads fork
