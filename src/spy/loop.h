@@ -44,7 +44,8 @@ typedef struct LoopPoint {
 	LoopDesc *inner;	/* the innermost loop holding it, NULL: none */
 	LoopDesc *head;		/* the loop it heads, NULL: none */
 	struct SpyThread *cached;	/* the thread, parent node and record */
-	UInt cached_parent, cached_rec;	/* ... of head's last invocation */
+	UInt cached_parent, cached_rec;	/* ... of head's last invocation, */
+	UInt cached_below, cached_stack;	/* and its stack (loop_stacks.c) */
 } LoopPoint;
 
 /* ---- loop_map.c ---- */
@@ -59,6 +60,14 @@ LoopPoint *loop_map_point(Addr pc);
 /* All loops, for the profile: the count and each by id. */
 UInt loop_map_count(void);
 LoopDesc *loop_map_loop(UInt id);
+
+/* ---- loop_stacks.c ---- */
+
+/* The stack of activations whose innermost is the loop in context node,
+ * on the stack `below` (0: none). */
+UInt loop_stack_push(UInt below, UInt node);
+UInt loop_stack_node(UInt stack);
+UInt loop_stack_below(UInt stack);
 
 /* ---- loop_run.c ---- */
 

@@ -60,20 +60,25 @@ typedef struct {
 	UInt inv_start, iter_start;	/* clock */
 	ULong judged_before;	/* the thread's judged reads when this iteration began */
 	ULong redundant;	/* in this iteration */
+	UInt stack;		/* activations 0 to this one (loop_stacks.c) */
 } LoopAct;
 
 /*
  * A redundant read counts, for each loop that it counts for, in the pair
  * (that loop's node, the load): per read, that is one pair per active
  * loop, and looking the pairs up at each read cost bzip2 a fifth of its
- * time. So the read counts in its site's memo, keyed by the set of
- * activations it counted for (a bit each, SpyMemo's watch), and goes to
- * the pairs of those activations' nodes when the memo changes key. That
- * needs the activations the bits stand for: a thread's memos are
- * flushed before any of its activations ends, from the list of those it
- * took (LOOP_DIRTY at most; a full list is flushed too).
+ * time. So the read counts in its site's memo, keyed by the activations
+ * it counted for: the stack of the innermost (SpyMemo's watch) and a bit
+ * for each (its waste), and goes to their nodes when the memo changes
+ * key, through the thread's counts, a direct-mapped cache of its pairs'
+ * counts: a program whose loops begin and end all the time (perl)
+ * changes keys about as often as it reads, among few pairs.
  */
-#define LOOP_DIRTY 64
+#define LOOP_COUNT_BITS 9
+typedef struct {
+	UInt node, load;
+	ULong count;		/* 0: empty */
+} LoopCount;
 
 typedef struct LoopThread {
 	LoopAct act[LOOP_MAX_ACTIVE];
@@ -86,8 +91,7 @@ typedef struct LoopThread {
 	UInt nrecs, cap_recs;
 	UInt *rec_hash;		/* node -> record index + 1 */
 	UInt rec_mask;
-	SpyMemo *dirty[LOOP_DIRTY];	/* the memos it took since its last flush */
-	UInt ndirty;
+	LoopCount counts[1u << LOOP_COUNT_BITS];
 } LoopThread;
 
 static LoopThread *thread_state(SpyThread *t)
@@ -246,11 +250,8 @@ void close_iteration(LoopThread *lt, LoopAct *a)
 	a->iter_start = tick(lt);
 }
 
-static void memos_flush(LoopThread *lt);
-
 static void end_top(LoopThread *lt)
 {
-	memos_flush(lt);
 	close_iteration(lt, &lt->act[--lt->n]);
 	/* Nothing active: every pair read so far is history. */
 	if (!lt->n)
@@ -259,19 +260,26 @@ static void end_top(LoopThread *lt)
 
 static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
 {
-	UInt parent = spy_thread_node(t);
+	UInt parent = spy_thread_node(t), below;
 	LoopAct *a;
 
 	if (lt->n == LOOP_MAX_ACTIVE) {
 		loop_st.loops_untracked++;
 		return;
 	}
+	below = lt->n ? lt->act[lt->n - 1].stack : 0;
 	if (p->cached != t || p->cached_parent != parent) {
 		p->cached_rec = find_rec(lt, p->head, spy_cct_child(parent, p->pc, DT_INT));
 		p->cached = t;
 		p->cached_parent = parent;
+		p->cached_below = ~0u;
+	}
+	if (p->cached_below != below) {
+		p->cached_stack = loop_stack_push(below, lt->recs[p->cached_rec].node);
+		p->cached_below = below;
 	}
 	a = &lt->act[lt->n++];
+	a->stack = p->cached_stack;
 	a->loop = p->head;
 	a->depth = t->depth;
 	a->rec = p->cached_rec;
@@ -392,43 +400,78 @@ UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, UInt now
 	return red;
 }
 
-/* The memo's count goes to the pairs of the activations it was kept for
- * (its owner's: their stack has not changed since, see LOOP_DIRTY). */
+/* n more redundant reads of load `load` for the loop in context node. */
+static void count_add(SpyThread *t, LoopThread *lt, UInt node, UInt load, ULong n)
+{
+	UInt h = (node * 0x9E3779B1u + load * 0x85EBCA77u) >> (32 - LOOP_COUNT_BITS);
+	LoopCount *c = &lt->counts[h];
+
+	if (UNLIKELY(c->node != node || c->load != load)) {
+		if (c->count)
+			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
+		c->node = node;
+		c->load = load;
+		c->count = 0;
+	}
+	c->count += n;
+}
+
+/* The thread's counts go to its pairs (drop: they are forgotten). */
+static void counts_flush(SpyThread *t, Bool drop)
+{
+	LoopThread *lt = t->loop;
+	UInt i;
+
+	for (i = 0; lt && i < (1u << LOOP_COUNT_BITS); i++) {
+		LoopCount *c = &lt->counts[i];
+
+		if (c->count && !drop)
+			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
+		c->count = 0;
+	}
+}
+
+/* The memo's count goes to the loops of the activations it was kept for. */
 static void memo_flush(SpyMemo *m)
 {
 	SpyThread *o = m->t;
-	UInt acts = m->p.watch;
+	UInt stack = m->p.watch, acts = (UInt)m->p.waste, k;
 
 	if (!o)
 		return;
-	for (; acts; acts &= acts - 1)
-		spy_pair(&o->pairs, o->loop->act[__builtin_ctz(acts)].node, m->p.trap)->count +=
-			m->p.count;
+	for (k = 31 - (UInt)__builtin_clz(acts);; k--, stack = loop_stack_below(stack)) {
+		if (acts & 1u << k) {
+			count_add(o, o->loop, loop_stack_node(stack), m->p.trap, m->p.count);
+			if (!(acts &= ~(1u << k)))
+				break;
+		}
+	}
 	m->t = NULL;
 	m->p.count = 0;
 }
 
-static void memos_flush(LoopThread *lt)
-{
-	UInt i;
-
-	for (i = 0; i < lt->ndirty; i++)
-		if (lt->dirty[i]->t && lt->dirty[i]->t->loop == lt)
-			memo_flush(lt->dirty[i]);
-	lt->ndirty = 0;
-}
-
-/* The site's memo is kept for thread t's activations acts from now on. */
+/* The site's memo is kept for thread t's activations acts, the innermost
+ * of which has stack `stack`, from now on. */
 static __attribute__((noinline))
-void memo_take(SpyThread *t, LoopThread *lt, SpyMemo *m, UInt acts, UInt load)
+void memo_take(SpyThread *t, SpyMemo *m, UInt stack, UInt acts, UInt load)
 {
 	memo_flush(m);
-	if (lt->ndirty == LOOP_DIRTY)
-		memos_flush(lt);
-	lt->dirty[lt->ndirty++] = m;
 	m->t = t;
-	m->p.watch = acts;
+	m->p.watch = stack;
+	m->p.waste = acts;
 	m->p.trap = load;
+}
+
+/* Every site's memo, before the profile is written (spy_memos_flush
+ * would take their keys for pairs). */
+static void memos_flush(void)
+{
+	SpySB *sb;
+	UInt k;
+
+	for (sb = spy_sbs; sb; sb = sb->next)
+		for (k = 0; k < sb->n; k++)
+			memo_flush(&sb->site[k].memo);
 }
 
 /* The part of a read in the word at `at` & ~7: len bytes at its offset,
@@ -468,7 +511,7 @@ static inline __attribute__((always_inline))
 void count_redundant(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
 {
 	SpyMemo *m = &site->memo;
-	UInt k, acts = 0;
+	UInt k = 31 - (UInt)__builtin_clz(red), stack = lt->act[k].stack, acts = 0;
 
 	loop_st.redundant_reads++;
 	do {
@@ -477,8 +520,8 @@ void count_redundant(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
 		lt->act[k].redundant++;
 		red &= ~(1u << k);
 	} while (red && !lt->act[k].flagged);
-	if (UNLIKELY(m->t != t || m->p.watch != acts))
-		memo_take(t, lt, m, acts, load_of(site));
+	if (UNLIKELY(m->t != t || m->p.watch != stack || m->p.waste != acts))
+		memo_take(t, m, stack, acts, load_of(site));
 	m->p.count++;
 }
 
@@ -600,8 +643,7 @@ void loop_after_fork(void)
 	UInt i;
 
 	for (t = spy_threads; t; t = t->next)
-		if (t->loop)
-			t->loop->ndirty = 0;	/* the memos are dropped */
+		counts_flush(t, True);	/* the memos are dropped already */
 	for (t = spy_threads; t; t = t->next)
 		if (t->loop)
 			for (i = 0; i < t->loop->nrecs; i++) {
@@ -628,5 +670,8 @@ void loop_finish(void)
 		while (t->loop && t->loop->n)
 			end_top(t->loop);
 	}
+	memos_flush();
+	for (t = spy_threads; t; t = t->next)
+		counts_flush(t, False);
 	loop_active = 0;
 }
