@@ -284,26 +284,31 @@ void spy_memo_flush(SpyMemo *m)
 	m->p.waste = m->p.use = m->p.approx = m->p.count = 0;
 }
 
-void spy_memos_flush(void)
+void spy_memos_each(void (*fn)(SpyMemo *m))
 {
 	SpySB *sb;
 	UInt k;
 
 	for (sb = spy_sbs; sb; sb = sb->next)
 		for (k = 0; k < sb->n; k++)
-			spy_memo_flush(&sb->site[k].memo);
+			fn(&sb->site[k].memo);
+}
+
+void spy_memos_flush(void)
+{
+	spy_memos_each(spy_memo_flush);
 	if (spy_cfg.tool == SPY_RVN)
 		rvn_memos_flush();
 }
 
+static void memo_drop(SpyMemo *m)
+{
+	VG_(memset)(m, 0, sizeof(*m));
+}
+
 void spy_memos_drop(void)
 {
-	SpySB *sb;
-	UInt k;
-
-	for (sb = spy_sbs; sb; sb = sb->next)
-		for (k = 0; k < sb->n; k++)
-			VG_(memset)(&sb->site[k].memo, 0, sizeof(SpyMemo));
+	spy_memos_each(memo_drop);
 	if (spy_cfg.tool == SPY_RVN)
 		rvn_memos_drop();
 }

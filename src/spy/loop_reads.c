@@ -102,16 +102,6 @@ static void grow(LoopReads *r)
 	VG_(free)(old);
 }
 
-/* The chunk for key becomes the last one found. */
-static LoopWord *found(LoopReads *r, Addr key, LoopWord *words, Addr a)
-{
-	r->prev_key = r->last_key;
-	r->prev_words = r->last_words;
-	r->last_key = key;
-	r->last_words = words;
-	return &words[(a >> 3) & (WORDS - 1)];
-}
-
 LoopWord *loop_reads_find(LoopReads *r, Addr a)
 {
 	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
@@ -128,8 +118,8 @@ LoopWord *loop_reads_find(LoopReads *r, Addr a)
 		LoopWord *w = r->map[h].words;
 
 		grow(r);
-		return found(r, key, w, a);
+		return loop_reads_found(r, key, w, a);
 	}
 hit:
-	return found(r, key, r->map[h].words, a);
+	return loop_reads_found(r, key, r->map[h].words, a);
 }

@@ -20,9 +20,10 @@
  * redundant for activation k. Empty when `last` is at or below the set's
  * horizon. `when` is one 32-bit field, not two bit-fields: writing the
  * known bytes' byte and then reading the time's word stalled the store
- * buffer, a third of the read helper's time. 16 bytes, four to a cache line: the set is as large as
- * the memory its loops read, twice over, and most of a read's time went
- * to missing the cache on its word (bzip2, with 24-byte words).
+ * buffer, a third of the read helper's time. 16 bytes, four to a cache
+ * line: the set is as large as the memory its loops read, twice over,
+ * and most of a read's time went to missing the cache on its word
+ * (bzip2, with 24-byte words).
  */
 typedef struct {
 	ULong v;
@@ -82,21 +83,24 @@ UInt loop_reads_rank(UInt t, const UInt *bounds, UInt n);
  * those are looked up inline. */
 LoopWord *loop_reads_find(LoopReads *r, Addr a);
 
+/* a's word in the chunk `words` (key `key`), which becomes the last found. */
+static inline LoopWord *loop_reads_found(LoopReads *r, Addr key, LoopWord *words, Addr a)
+{
+	r->prev_key = r->last_key;
+	r->prev_words = r->last_words;
+	r->last_key = key;
+	r->last_words = words;
+	return &words[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
+}
+
 static inline LoopWord *loop_reads_word(LoopReads *r, Addr a)
 {
 	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
 
 	if (LIKELY(key == r->last_key))
 		return &r->last_words[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
-	if (LIKELY(key == r->prev_key)) {
-		LoopWord *w = r->prev_words;
-
-		r->prev_key = r->last_key;
-		r->prev_words = r->last_words;
-		r->last_key = key;
-		r->last_words = w;
-		return &w[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
-	}
+	if (LIKELY(key == r->prev_key))
+		return loop_reads_found(r, key, r->prev_words, a);
 	return loop_reads_find(r, a);
 }
 /* The bytes of the set's chunks (the progress line's shadow memory). */

@@ -400,6 +400,14 @@ UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, UInt now
 	return red;
 }
 
+/* The count goes to its pair, and is empty. */
+static void count_spill(SpyThread *t, LoopCount *c)
+{
+	if (c->count)
+		spy_pair(&t->pairs, c->node, c->load)->count += c->count;
+	c->count = 0;
+}
+
 /* n more redundant reads of load `load` for the loop in context node. */
 static void count_add(SpyThread *t, LoopThread *lt, UInt node, UInt load, ULong n)
 {
@@ -407,11 +415,9 @@ static void count_add(SpyThread *t, LoopThread *lt, UInt node, UInt load, ULong 
 	LoopCount *c = &lt->counts[h];
 
 	if (UNLIKELY(c->node != node || c->load != load)) {
-		if (c->count)
-			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
+		count_spill(t, c);
 		c->node = node;
 		c->load = load;
-		c->count = 0;
 	}
 	c->count += n;
 }
@@ -423,11 +429,10 @@ static void counts_flush(SpyThread *t, Bool drop)
 	UInt i;
 
 	for (i = 0; lt && i < (1u << LOOP_COUNT_BITS); i++) {
-		LoopCount *c = &lt->counts[i];
-
-		if (c->count && !drop)
-			spy_pair(&t->pairs, c->node, c->load)->count += c->count;
-		c->count = 0;
+		if (drop)
+			lt->counts[i].count = 0;
+		else
+			count_spill(t, &lt->counts[i]);
 	}
 }
 
@@ -439,13 +444,12 @@ static void memo_flush(SpyMemo *m)
 
 	if (!o)
 		return;
-	for (k = 31 - (UInt)__builtin_clz(acts);; k--, stack = loop_stack_below(stack)) {
+	/* From the innermost's stack down, a loop for each bit. */
+	for (k = 31 - (UInt)__builtin_clz(acts); acts; k--, stack = loop_stack_below(stack))
 		if (acts & 1u << k) {
 			count_add(o, o->loop, loop_stack_node(stack), m->p.trap, m->p.count);
-			if (!(acts &= ~(1u << k)))
-				break;
+			acts &= ~(1u << k);
 		}
-	}
 	m->t = NULL;
 	m->p.count = 0;
 }
@@ -460,18 +464,6 @@ void memo_take(SpyThread *t, SpyMemo *m, UInt stack, UInt acts, UInt load)
 	m->p.watch = stack;
 	m->p.waste = acts;
 	m->p.trap = load;
-}
-
-/* Every site's memo, before the profile is written (spy_memos_flush
- * would take their keys for pairs). */
-static void memos_flush(void)
-{
-	SpySB *sb;
-	UInt k;
-
-	for (sb = spy_sbs; sb; sb = sb->next)
-		for (k = 0; k < sb->n; k++)
-			memo_flush(&sb->site[k].memo);
 }
 
 /* The part of a read in the word at `at` & ~7: len bytes at its offset,
@@ -670,7 +662,9 @@ void loop_finish(void)
 		while (t->loop && t->loop->n)
 			end_top(t->loop);
 	}
-	memos_flush();
+	/* Before the profile is written: spy_memos_flush would take the
+	 * memos' keys for pairs. */
+	spy_memos_each(memo_flush);
 	for (t = spy_threads; t; t = t->next)
 		counts_flush(t, False);
 	loop_active = 0;

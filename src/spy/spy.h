@@ -240,6 +240,8 @@ extern SpySB *spy_sbs;
 void spy_memos_flush(void);
 void spy_memos_drop(void);
 void spy_memo_flush(SpyMemo *m);
+/* fn on every site's memo (a tool whose memos mean something else). */
+void spy_memos_each(void (*fn)(SpyMemo *m));
 
 /*
  * A site's handle is looked up when a helper needs it in a calling context
