@@ -57,7 +57,7 @@ line=$(line_of "$SRC" "visits: never")
 	"$PROG" never "$ROUNDS" >/dev/null 2>"$TMP/never.err"
 is $? 0 "never: the program's exit status passes through"
 is "$(wc -l <"$TMP/never.err" | tr -d ' ')" 1 "never: one line on stderr"
-like "$(cat "$TMP/never.err")" "^witch causal: --progress=causal_visits.c:$line was never reached: no visit of [^ ]*causal_visits.c:$line at 0x[0-9a-f]+ in never\(\) during the experiments; lines near it that ran: [^ ]*causal_visits.c:$((line - 2))[,; ]" \
+like "$(cat "$TMP/never.err")" "^witch causal: --progress=causal_visits.c:$line was never reached: no visit of [^ ]*causal_visits.c:$line at 0x[0-9a-f]+ in never\(\) during the experiments; lines near it that ran: ([^ ]*causal_visits.c:[0-9]+, )*[^ ]*causal_visits.c:$((line - 2))[, ]" \
 	"never: it names the line, where it counted and the line near it that ran"
 
 line=$(line_of "$SRC" "visits: again")
