@@ -69,9 +69,9 @@ static struct node_slot *new_node_table(UInt slots)
 
 void spy_cct_init(void)
 {
-	node_cap = 1 << 16;
+	node_cap = 1 << 12;
 	spy_nodes = VG_(malloc)("witchspy.nodes", node_cap * sizeof(SpyNode));
-	node_mask = (1 << 17) - 1;
+	node_mask = (1 << 13) - 1;
 	node_hash = new_node_table(node_mask + 1);
 	spy_nodes[0].pc = 0;
 	spy_nodes[0].parent = NO_ID;
