@@ -57,6 +57,7 @@ static void put_totals(FILE *out, const struct wr_report *r, int *first)
 	wr_json_fraction(out, wr_ratio(l->redundant_reads, reads));
 	put_u64(out, "reads_untracked", wr_stat(r, "reads_untracked", NULL), &tfirst);
 	put_u64(out, "loops_untracked", wr_stat(r, "loops_untracked", NULL), &tfirst);
+	put_u64(out, "reads_unattributed", wr_stat(r, "reads_unattributed", NULL), &tfirst);
 	put_u64(out, "modules_unmapped", wr_stat(r, "modules_unmapped", NULL), &tfirst);
 	put_u64(out, "loops", l->nrows, &tfirst);
 	put_u64(out, "loops_reading", l->nreading, &tfirst);

@@ -73,9 +73,13 @@ static void print_totals(FILE *out, const struct wr_report *r)
 		fprintf(out, "note: %llu %s of loop headers not counted: more loops were active at "
 			"once than a thread keeps track of\n", (unsigned long long)v,
 			plural(v, "visit", "visits"));
+	if ((v = wr_stat(r, "reads_unattributed", NULL)))
+		fprintf(out, "note: %llu redundant %s counted for %s loops but not by load: more "
+			"nestings of loops ran than a run tells apart\n", (unsigned long long)v,
+			plural(v, "read was", "reads were"), plural(v, "its", "their"));
 	if ((v = wr_stat(r, "modules_unmapped", NULL)))
 		fprintf(out, "note: the loops of %llu %s could not be found (`witch loops` made no map; "
-			"witch spy -v shows why), so none of %s were watched\n", (unsigned long long)v,
+			"witch spy -v shows why), so none of %s loops were watched\n", (unsigned long long)v,
 			plural(v, "module", "modules"), plural(v, "its", "their"));
 	fprintf(out, "loops: %zu flagged, of %zu that read (each loop once per calling context)\n",
 		l->nflagged, l->nreading);

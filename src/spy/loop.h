@@ -63,11 +63,30 @@ LoopDesc *loop_map_loop(UInt id);
 
 /* ---- loop_stacks.c ---- */
 
-/* The stack of activations whose innermost is the loop in context node,
- * on the stack `below` (0: none). */
+/* A stack of activations: the node of its innermost one's loop, and the
+ * stack below it (0: none). Made once each, at most loop_stacks_max
+ * (--witch-loop-stacks); past that, and on such a stack, LOOP_STACK_NONE:
+ * the reads counted for it go to no load (the stat reads_unattributed). */
+typedef struct {
+	UInt below, node;
+} LoopStack;
+
+#define LOOP_STACK_NONE 0xffffffffu
+
+extern LoopStack *loop_stacks;
+extern UInt loop_stacks_max;
+
 UInt loop_stack_push(UInt below, UInt node);
-UInt loop_stack_node(UInt stack);
-UInt loop_stack_below(UInt stack);
+
+static inline UInt loop_stack_node(UInt stack)
+{
+	return loop_stacks[stack].node;
+}
+
+static inline UInt loop_stack_below(UInt stack)
+{
+	return loop_stacks[stack].below;
+}
 
 /* ---- loop_run.c ---- */
 
@@ -111,6 +130,7 @@ const LoopRec *loop_thread_rec(const struct SpyThread *t, UInt node);
 typedef struct {
 	ULong reads, reads_in_loops, reads_untracked, loops_untracked;
 	ULong redundant_reads;	/* redundant for at least one active loop */
+	ULong reads_unattributed;	/* of those, counted for no load (LOOP_STACK_NONE) */
 } LoopStats;
 extern LoopStats loop_st;
 

@@ -272,9 +272,9 @@ static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
 		p->cached_rec = find_rec(lt, p->head, spy_cct_child(parent, p->pc, DT_INT));
 		p->cached = t;
 		p->cached_parent = parent;
-		p->cached_below = ~0u;
-	}
-	if (p->cached_below != below) {
+		p->cached_stack = loop_stack_push(below, lt->recs[p->cached_rec].node);
+		p->cached_below = below;
+	} else if (p->cached_below != below) {
 		p->cached_stack = loop_stack_push(below, lt->recs[p->cached_rec].node);
 		p->cached_below = below;
 	}
@@ -512,6 +512,10 @@ void count_redundant(SpyThread *t, LoopThread *lt, UInt red, SpySite *site)
 		lt->act[k].redundant++;
 		red &= ~(1u << k);
 	} while (red && !lt->act[k].flagged);
+	if (UNLIKELY(stack == LOOP_STACK_NONE)) {
+		loop_st.reads_unattributed++;
+		return;
+	}
 	if (UNLIKELY(m->t != t || m->p.watch != stack || m->p.waste != acts))
 		memo_take(t, m, stack, acts, load_of(site));
 	m->p.count++;

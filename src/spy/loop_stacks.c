@@ -6,26 +6,26 @@
  * still finds their nodes after the activations have ended.
  *
  * The stacks are as many as the distinct nestings of loops in calling
- * contexts that ran, about as many as the loops' records.
+ * contexts that ran, about as many as the loops' records; a recursive
+ * function with loops at many depths makes one per depth, so they stop
+ * at loop_stacks_max, and the ones past it are all LOOP_STACK_NONE.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
 #include "loop.h"
+#include "core/contract.h"
 
-typedef struct {
-	UInt parent, node;
-} Stack;
-
-static Stack *stacks;		/* [0]: the empty stack */
+LoopStack *loop_stacks;		/* [0]: the empty stack */
+UInt loop_stacks_max = LOOP_STACKS_MAX;
 static UInt nstacks, cap;
-static UInt *hash;		/* (parent, node) -> id + 1, 0: free */
+static UInt *hash;		/* (below, node) -> id + 1, 0: free */
 static UInt mask;
 
-static UInt slot(UInt parent, UInt node)
+static UInt slot(UInt below, UInt node)
 {
-	return (parent * 0x9E3779B1u ^ node * 0x85EBCA77u) * 0xC2B2AE35u;
+	return (below * 0x9E3779B1u ^ node * 0x85EBCA77u) * 0xC2B2AE35u;
 }
 
 static void rehash(void)
@@ -36,46 +36,41 @@ static void rehash(void)
 	mask = 2 * mask + 1;
 	hash = VG_(calloc)("witchspy.loopstacks", mask + 1, sizeof(UInt));
 	for (i = 1; i < nstacks; i++) {
-		for (h = slot(stacks[i].parent, stacks[i].node) & mask; hash[h]; h = (h + 1) & mask)
+		for (h = slot(loop_stacks[i].below, loop_stacks[i].node) & mask; hash[h];
+		     h = (h + 1) & mask)
 			;
 		hash[h] = i + 1;
 	}
 }
 
-UInt loop_stack_push(UInt parent, UInt node)
+UInt loop_stack_push(UInt below, UInt node)
 {
 	UInt h, k;
 
-	if (!stacks) {
+	if (below == LOOP_STACK_NONE)
+		return LOOP_STACK_NONE;
+	if (!loop_stacks) {
 		cap = 256;
-		stacks = VG_(malloc)("witchspy.loopstacks", cap * sizeof(Stack));
-		stacks[0].parent = stacks[0].node = 0;
+		loop_stacks = VG_(malloc)("witchspy.loopstacks", cap * sizeof(LoopStack));
+		loop_stacks[0].below = loop_stacks[0].node = 0;
 		nstacks = 1;
 		mask = 511;
 		hash = VG_(calloc)("witchspy.loopstacks", mask + 1, sizeof(UInt));
 	}
-	for (h = slot(parent, node) & mask; (k = hash[h]) != 0; h = (h + 1) & mask)
-		if (stacks[k - 1].parent == parent && stacks[k - 1].node == node)
+	for (h = slot(below, node) & mask; (k = hash[h]) != 0; h = (h + 1) & mask)
+		if (loop_stacks[k - 1].below == below && loop_stacks[k - 1].node == node)
 			return k - 1;
+	if (nstacks > loop_stacks_max)	/* the empty one is not counted */
+		return LOOP_STACK_NONE;
 	if (nstacks == cap) {
 		cap *= 2;
-		stacks = VG_(realloc)("witchspy.loopstacks", stacks, cap * sizeof(Stack));
+		loop_stacks = VG_(realloc)("witchspy.loopstacks", loop_stacks, cap * sizeof(LoopStack));
 	}
 	k = nstacks++;
-	stacks[k].parent = parent;
-	stacks[k].node = node;
+	loop_stacks[k].below = below;
+	loop_stacks[k].node = node;
 	hash[h] = k + 1;
 	if (2 * nstacks > mask)
 		rehash();
 	return k;
-}
-
-UInt loop_stack_node(UInt id)
-{
-	return stacks[id].node;
-}
-
-UInt loop_stack_below(UInt id)
-{
-	return stacks[id].parent;
 }

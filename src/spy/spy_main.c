@@ -13,6 +13,8 @@
  *   --witch-thresholds=A,R,RI       loop: Prometheus's thresholds [10,0.9,0.8]
  *   --witch-loop-chunks=N           loop: chunks of 64 KiB a thread's read set may
  *                                   shadow (tests: a small limit)
+ *   --witch-loop-stacks=N           loop: nestings of loops whose loads are told
+ *                                   apart (tests: a small limit)
  *   --witch-by=symbol|value         rvn: numbers by operation (the thesis's RVN),
  *                                   or an instruction's results by operand values
  *   --witch-history=N               rvn --witch-by=value: its last N results [16]
@@ -97,6 +99,13 @@ static Bool process_option(const HChar *arg)
 		if (*end || k < 1 || k > LOOP_READ_CHUNKS_MAX)
 			VG_(fmsg_bad_option)(arg, "give 1 to %d chunks of 64 KiB\n", LOOP_READ_CHUNKS_MAX);
 		loop_read_chunks_max = (UInt)k;
+	} else if (VG_STR_CLO(arg, "--witch-loop-stacks", v)) {
+		HChar *end;
+		Long k = VG_(strtoll10)(v, &end);
+
+		if (*end || k < 0 || k > LOOP_STACKS_MAX)
+			VG_(fmsg_bad_option)(arg, "give 0 to %u nestings of loops\n", LOOP_STACKS_MAX);
+		loop_stacks_max = (UInt)k;
 	} else if (VG_STR_CLO(arg, "--witch-loops", v)) {
 		spy_cfg.loops = v;
 	} else if (VG_STR_CLO(arg, "--witch-loop-finder", v)) {
@@ -174,6 +183,7 @@ static void print_usage(void)
 		"    --witch-loop-finder=WITCH      loop: the witch that writes them (witch loops)\n"
 		"    --witch-thresholds=A,R,RI      loop: reads, redundant share, flagged share [10,0.9,0.8]\n"
 		"    --witch-loop-chunks=N          loop: 64 KiB chunks a thread's read set may shadow [2730]\n"
+		"    --witch-loop-stacks=N          loop: nestings of loops whose loads are told apart [1048576]\n"
 		"    --witch-out=DIR                directory for the profile [.]\n"
 		"    --witch-approx=X               relative tolerance for floating point [0.01]\n"
 		"    --witch-stack=clear|keep       popped stack frames forget their history [keep]\n"

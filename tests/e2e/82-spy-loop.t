@@ -153,6 +153,29 @@ ok $? "witchspy --witch-loop-chunks=1"
 within "$(json "$TMP/big.json" '.totals.reads_untracked')" 1 1e12 "a read set past its limit stops growing"
 like "$("$WITCH" report "$TMP/big")" "not tracked" "and the report says so"
 
+# Nestings of loops past the limit (here one; LOOP_STACKS_MAX by default)
+# still count for their loops, but not by load, and the report says so.
+for n in 1 1048576; do
+	mkdir "$TMP/st$n"
+	VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind -q --tool=witchspy --witch-tool=loop \
+		--witch-loops="$TMP/bad/cfg" --witch-loop-finder="$WITCH" --witch-loop-stacks=$n \
+		--witch-out="$TMP/st$n" "$PROGS/loop_scan" bad 3000 3 >/dev/null
+	ok $? "witchspy --witch-loop-stacks=$n"
+	"$WITCH" report --format=json "$TMP/st$n" >"$TMP/st$n.json"
+done
+# The program's own loops (the loader's read its environment), each with
+# all its loads listed (fewer than five).
+own='.loops[] | select(.file // "" | endswith("loop_scan.c"))'
+loop_counts() { jq -c "[$own | [.header, .depth, .iterations, .redundant_reads]] | sort" "$1"; }
+short() { jq "[$own | select((.top_reads | length) < 5 and .redundant_reads > ([.top_reads[].redundant_reads] | add // 0))] | length" "$1"; }
+is "$(loop_counts "$TMP/st1.json")" "$(loop_counts "$TMP/st1048576.json")" \
+	"past the nestings' limit, every loop counts the same"
+within "$(json "$TMP/st1.json" '.totals.reads_unattributed')" 1 1e12 "... but some reads count for no load"
+is "$(json "$TMP/st1048576.json" '.totals.reads_unattributed')" 0 "... which all do within it"
+within "$(short "$TMP/st1.json")" 1 1000 "... so a loop's loads add up to less than its redundant reads"
+is "$(short "$TMP/st1048576.json")" 0 "... which they do not within it"
+like "$("$WITCH" report "$TMP/st1")" "counted for (its|their) loops but not by load" "and the report says so"
+
 # witchspy itself refuses the loop tool without where its maps go.
 VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind --tool=witchspy --witch-tool=loop /bin/true \
 	>/dev/null 2>"$TMP/nomap.err"
