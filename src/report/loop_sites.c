@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* Sites are accumulated with the largest single contribution, whose
- * offset stands for the site. */
+ * offset stands for the site (stands_before). */
 struct site {
 	struct wr_loop_site s;
 	uint64_t largest;
@@ -79,6 +79,18 @@ static int load_site(struct wr_symbolizer *s, const struct wr_report *r,
 	return 0;
 }
 
+/* Does x's offset stand for their site rather than y's: the larger
+ * contribution, or of equal ones the first instruction, whatever order
+ * the profile listed them in. */
+static int stands_before(const struct site *x, const struct site *y)
+{
+	if (x->largest != y->largest)
+		return x->largest > y->largest;
+	if (x->s.module != y->s.module)
+		return x->s.module < y->s.module;
+	return x->s.offset < y->s.offset;
+}
+
 long wr_loop_top_reads(struct wr_symbolizer *s, const struct wr_report *r, uint32_t row,
 		       struct wr_loop_site *out, size_t max)
 {
@@ -107,7 +119,7 @@ long wr_loop_top_reads(struct wr_symbolizer *s, const struct wr_report *r, uint3
 
 			into->s.redundant_reads += sites[i].s.redundant_reads < room
 						   ? sites[i].s.redundant_reads : room;
-			if (sites[i].largest > into->largest) {
+			if (stands_before(&sites[i], into)) {
 				into->largest = sites[i].largest;
 				into->s.offset = sites[i].s.offset;
 				into->s.module = sites[i].s.module;

@@ -167,4 +167,15 @@ expect_error "a loop profile without thresholds" 'nothresholds\.witch has no thr
 
 expect_error "witch compare on loop profiles" 'compare takes .*dead, silent or load profiles.*tool loop' \
 	"$WITCH" compare "$TMP/two" "$TMP/two"
+# Two instructions of one line with equal counts: the line's offset is
+# the first instruction's, whichever the profile lists first.
+for order in "x 3 5 2 10;x 3 5 6 10" "x 3 5 6 10;x 3 5 2 10"; do
+	d="$TMP/tie$(echo "$order" | cut -c7)"
+	mkdir "$d"
+	profile 303 "10 0.9 0.8" "100 100 0 0" "13;l 3 5 1 10 10 10 100 20;$order" >"$d/app-303.witch"
+	"$WITCH" report --format=json "$d" | jq -r '.loops[0].top_reads | map(.offset) | join(" ")' >"$d.off"
+done
+is "$(cat "$TMP/tie2.off")" "$(cat "$TMP/tie6.off")" "a line's offset does not depend on the profile's order"
+is "$(cat "$TMP/tie2.off")" "0x$A" "... it is the first instruction's"
+
 done_testing
