@@ -74,7 +74,7 @@ typedef struct {
  * counts: a program whose loops begin and end all the time (perl)
  * changes keys about as often as it reads, among few pairs.
  */
-#define LOOP_COUNT_BITS 9
+#define LOOP_COUNT_BITS 12
 typedef struct {
 	UInt node, load;
 	ULong count;		/* 0: empty */
@@ -180,7 +180,8 @@ UInt loop_thread_records(const SpyThread *t, const LoopRec **recs)
 /* ---- activations ---- */
 
 /* Record r's flagged changed: its activations' copies follow. */
-static void set_flagged(LoopThread *lt, UInt rec, Bool flagged)
+static __attribute__((noinline))
+void set_flagged(LoopThread *lt, UInt rec, Bool flagged)
 {
 	UInt k;
 
@@ -300,21 +301,14 @@ static Bool holds(const LoopDesc *l, const LoopDesc *inner)
 	return False;
 }
 
-VG_REGPARM(2) void loop_point(LoopPoint *p, Addr sp)
+/* Any other point: a return, a loop left, begun, or its next iteration
+ * in another frame. */
+static __attribute__((noinline))
+void point_slow(SpyThread *t, LoopPoint *p, Addr sp)
 {
-	SpyThread *t = spy_cur;
-	LoopThread *lt = t->loop;
+	LoopThread *lt;
 	LoopAct *top;
 
-	/* Most points are the header of the innermost active loop, in the
-	 * same frame: the next iteration, and nothing else changes. */
-	if (LIKELY(sp <= spy_cur_limit && lt && lt->n && p->head)) {
-		top = &lt->act[lt->n - 1];
-		if (LIKELY(top->loop == p->head && top->depth == t->depth)) {
-			close_iteration(lt, top);
-			return;
-		}
-	}
 	if (sp > spy_cur_limit)
 		spy_unwind(t, sp);	/* a return: its frame's loops end */
 	lt = thread_state(t);
@@ -332,6 +326,24 @@ VG_REGPARM(2) void loop_point(LoopPoint *p, Addr sp)
 			begin(t, lt, p);
 	}
 	mirror(t);
+}
+
+VG_REGPARM(2) void loop_point(LoopPoint *p, Addr sp)
+{
+	SpyThread *t = spy_cur;
+	LoopThread *lt = t->loop;
+
+	/* Most points are the header of the innermost active loop, in the
+	 * same frame: the next iteration, and nothing else changes. */
+	if (LIKELY(sp <= spy_cur_limit && lt && lt->n && p->head)) {
+		LoopAct *top = &lt->act[lt->n - 1];
+
+		if (LIKELY(top->loop == p->head && top->depth == t->depth)) {
+			close_iteration(lt, top);
+			return;
+		}
+	}
+	point_slow(t, p, sp);
 }
 
 void loop_frames_popped(SpyThread *t)
