@@ -30,8 +30,13 @@
 #include "addrmap.h"
 #include "core/escape.h"
 
+/* Offsets in a module, below OFFSET_END (a map past it is refused): 16
+ * bytes a range, and the maps of a large program hold tens of thousands. */
+#define OFFSET_END 0xffffffffULL
+static const HChar past_4g[] = "an offset past 4 GiB (a module that large is not watched)";
+
 typedef struct {
-	Addr lo, hi;
+	UInt lo, hi;
 	LoopDesc *loop;
 } Range;
 
@@ -64,6 +69,58 @@ static void *grow(void *v, UInt *cap, UInt n, SizeT size)
 		return v;
 	*cap = *cap ? *cap * 2 : 16;
 	return VG_(realloc)("witchspy.loopmap", v, *cap * size);
+}
+
+/* r[0..n) in a block of its own size; r is freed (the doubling's slack
+ * goes back to the arena). */
+static Range *fit(Range *r, UInt n)
+{
+	Range *f = VG_(malloc)("witchspy.loopmap", (n ? n : 1) * sizeof(Range));
+
+	if (n)
+		VG_(memcpy)(f, r, n * sizeof(Range));
+	VG_(free)(r);
+	return f;
+}
+
+/* The maps' file names, each kept once: a map repeats its loops' files. */
+static HChar **names;		/* open addressing, NULL: free */
+static UInt names_mask, nnames;
+
+static UInt name_hash(const HChar *s)
+{
+	UInt h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (UChar)*s) * 16777619u;
+	return h;
+}
+
+static const HChar *intern(const HChar *s)
+{
+	UInt h, i;
+
+	if (2 * (nnames + 1) > names_mask) {
+		HChar **old = names;
+		UInt n = names_mask + 1;
+
+		names_mask = names ? 2 * n - 1 : 255;
+		names = VG_(calloc)("witchspy.loopmap", names_mask + 1, sizeof(HChar *));
+		for (i = 0; old && i < n; i++) {
+			if (!old[i])
+				continue;
+			for (h = name_hash(old[i]) & names_mask; names[h]; h = (h + 1) & names_mask)
+				;
+			names[h] = old[i];
+		}
+		VG_(free)(old);
+	}
+	for (h = name_hash(s) & names_mask; names[h]; h = (h + 1) & names_mask)
+		if (!VG_(strcmp)(names[h], s))
+			return names[h];
+	names[h] = VG_(strdup)("witchspy.loopmap", s);
+	nnames++;
+	return names[h];
 }
 
 /* The next space-separated field of *p, NUL-terminated in place. */
@@ -166,18 +223,20 @@ static void finish_module(LoopMod *m, UInt first_loop)
 	UInt i, n = 0;
 
 	m->nblocks = sort_unique(m->blocks, m->nblocks, False);
+	m->blocks = fit(m->blocks, m->nblocks);
 	m->heads = VG_(malloc)("witchspy.loopmap", (nloops - first_loop + 1) * sizeof(Range));
 	for (i = first_loop; i < nloops; i++) {
-		m->heads[n].lo = m->heads[n].hi = loops[i]->header;
+		m->heads[n].lo = m->heads[n].hi = (UInt)loops[i]->header;
 		m->heads[n++].loop = loops[i];
 	}
 	m->nheads = sort_unique(m->heads, n, True);
 	m->nexits = sort_unique(m->exits, m->nexits, False);
+	m->exits = fit(m->exits, m->nexits);
 }
 
 /* The map in buf, read from path, of one module; its loops numbered on
  * from those of the modules before it. NULL, after a warning, when the
- * map is not one: nothing of it is kept. */
+ * map is not one: nothing of it is kept. Nothing points into buf. */
 static LoopMod *parse(const HChar *path, HChar *buf)
 {
 	HChar *p = buf, *line;
@@ -234,6 +293,8 @@ static LoopMod *parse(const HChar *path, HChar *buf)
 			    !dec(field(&line), &first) || !dec(field(&line), &last) ||
 			    !(file = field(&line)) || *line)
 				BAD("a loop line is `loop ID HEADER PARENT DEPTH FIRST LAST FILE`");
+			if (header >= OFFSET_END)
+				BAD(past_4g);
 			if (id != (Long)(nloops - first_loop) || parent >= id || parent < -1 || depth < 0)
 				BAD("loop ids must count up from 0, parents come first");
 			cur = VG_(calloc)("witchspy.loopmap", 1, sizeof(*cur));
@@ -245,23 +306,28 @@ static LoopMod *parse(const HChar *path, HChar *buf)
 			cur->last_line = (Int)last;
 			if (core_unescape(file))
 				BAD("a file name with a bad %XX escape");
-			cur->file = file;	/* stays in buf */
+			cur->file = intern(file);
 			loops = (LoopDesc **)grow(loops, &cap_loops, nloops, sizeof(*loops));
 			loops[nloops++] = cur;
 		} else if (!VG_(strcmp)(kind, "b")) {
 			Addr lo, hi;
 
-			if (!cur || !hex(field(&line), &lo) || !hex(field(&line), &hi) || *line || hi <= lo)
+			if (!cur || !hex(field(&line), &lo) || !hex(field(&line), &hi) || *line ||
+			    hi <= lo)
 				BAD("a b line is `b LO HI` after a loop line");
+			if (hi >= OFFSET_END)
+				BAD(past_4g);
 			m->blocks = (Range *)grow(m->blocks, &m->cap_blocks, m->nblocks, sizeof(Range));
-			m->blocks[m->nblocks++] = (Range){ lo, hi, cur };
+			m->blocks[m->nblocks++] = (Range){ (UInt)lo, (UInt)hi, cur };
 		} else if (!VG_(strcmp)(kind, "e")) {
 			Addr at;
 
 			if (!cur || !hex(field(&line), &at) || *line)
 				BAD("an e line is `e OFFSET` after a loop line");
+			if (at >= OFFSET_END)
+				BAD(past_4g);
 			m->exits = (Range *)grow(m->exits, &m->cap_exits, m->nexits, sizeof(Range));
-			m->exits[m->nexits++] = (Range){ at, at + 1, cur };
+			m->exits[m->nexits++] = (Range){ (UInt)at, (UInt)at + 1, cur };
 		} else {
 			BAD("unknown line");
 		}
@@ -372,14 +438,14 @@ static LoopMod *module_map(const HChar *path)
 	}
 	VG_(unlink)(err);
 	VG_(free)(err);
-	mod = parse(map, buf);	/* map stays: the loops' file names point into buf */
+	mod = parse(map, buf);
 	if (!mod) {
 		/* Not a map (damaged on disk): the next run writes it anew. */
 		VG_(unlink)(map);
-		VG_(free)(buf);
-		VG_(free)(map);
 		nunmapped++;
 	}
+	VG_(free)(buf);
+	VG_(free)(map);
 	return mod;
 }
 

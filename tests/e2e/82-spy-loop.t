@@ -83,6 +83,17 @@ sed -i '$d' "$pmap"
 is "$?,$(cmp -s "$TMP/dmg.out" "$TMP/bad.out" && echo same)" 0,same "a damaged map: the program's exit status and output"
 is "$(sed -n 's/^stat modules_unmapped //p' "$TMP/dmg"/*.witch)" 1 "... its module counted as unwatched"
 [ ! -e "$pmap" ]; ok $? "... and the damaged map removed"
+# Offsets are kept in 32 bits: a map with one past 4 GiB (no module is
+# that large) is refused like a damaged one, in one line that says why.
+cp -r "$TMP/bad" "$TMP/big4g"
+pmap=$(grep -lx "module $PROGS/loop_scan" "$TMP/big4g/cfg"/*.map)
+sed -i '0,/^b /s/^b \([0-9a-f]*\) [0-9a-f]*$/b \1 100000000/' "$pmap"
+VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind --log-file="$TMP/big4g.log" --tool=witchspy \
+	--witch-tool=loop --witch-loops="$TMP/big4g/cfg" --witch-loop-finder="$WITCH" \
+	--witch-out="$TMP/big4g" "$PROGS/loop_scan" bad 200 50 >/dev/null
+like "$(grep -c 'past 4 GiB' "$TMP/big4g.log"),$(grep 'past 4 GiB' "$TMP/big4g.log")" \
+	"^1,.*loops-[0-9a-f]+\.map:[0-9]+: an offset past 4 GiB \(a module that large is not watched\)" \
+	"a map's offset past 4 GiB: refused in one line"
 "$WITCH" spy --tool=loop --run=loops -o "$TMP/run" -- /bin/true 2>"$TMP/run.err"
 is "$?,$(wc -l <"$TMP/run.err" | tr -d ' ')" 2,1 "--run (the old two runs' option) is refused in one line"
 
