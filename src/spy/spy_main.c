@@ -92,20 +92,9 @@ static Bool process_option(const HChar *arg)
 			spy_cfg.tool = SPY_LOOP;
 		else
 			VG_(fmsg_bad_option)(arg, "use dead, silent, load, count, rvn or loop\n");
-	} else if (VG_STR_CLO(arg, "--witch-loop-chunks", v)) {
-		HChar *end;
-		Long k = VG_(strtoll10)(v, &end);
-
-		if (*end || k < 1 || k > LOOP_READ_CHUNKS_MAX)
-			VG_(fmsg_bad_option)(arg, "give 1 to %d chunks of 64 KiB\n", LOOP_READ_CHUNKS_MAX);
-		loop_read_chunks_max = (UInt)k;
-	} else if (VG_STR_CLO(arg, "--witch-loop-stacks", v)) {
-		HChar *end;
-		Long k = VG_(strtoll10)(v, &end);
-
-		if (*end || k < 0 || k > LOOP_STACKS_MAX)
-			VG_(fmsg_bad_option)(arg, "give 0 to %u nestings of loops\n", LOOP_STACKS_MAX);
-		loop_stacks_max = (UInt)k;
+	} else if (VG_BINT_CLO(arg, "--witch-loop-chunks", loop_read_chunks_max, 1,
+			       LOOP_READ_CHUNKS_MAX)) {
+	} else if (VG_BINT_CLO(arg, "--witch-loop-stacks", loop_stacks_max, 1, LOOP_STACKS_MAX)) {
 	} else if (VG_STR_CLO(arg, "--witch-loops", v)) {
 		spy_cfg.loops = v;
 	} else if (VG_STR_CLO(arg, "--witch-loop-finder", v)) {
