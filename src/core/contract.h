@@ -50,8 +50,9 @@
  * in loops (512 MiB for 170 MiB); reads past them are not tracked. */
 #define LOOP_READ_CHUNKS_MAX 2730
 /* Distinct nestings of loops in calling contexts that a run tells apart
- * for its loads' counts, 16 bytes each (loop_stacks.c); past them, loops
- * still count their redundant reads, but not by load. */
+ * for its loads' counts, at most 32 bytes each with their hash slots
+ * (loop_stacks.c); past them, loops still count their redundant reads,
+ * but not by load. */
 #define LOOP_STACKS_MAX (1u << 20)
 
 /* --- both runtimes ------------------------------------------------------ */
