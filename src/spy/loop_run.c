@@ -263,19 +263,20 @@ static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
 {
 	UInt parent = spy_thread_node(t), below;
 	LoopAct *a;
+	Bool fresh;
 
 	if (lt->n == LOOP_MAX_ACTIVE) {
 		loop_st.loops_untracked++;
 		return;
 	}
 	below = lt->n ? lt->act[lt->n - 1].stack : 0;
-	if (p->cached != t || p->cached_parent != parent) {
+	fresh = p->cached != t || p->cached_parent != parent;
+	if (fresh) {
 		p->cached_rec = find_rec(lt, p->head, spy_cct_child(parent, p->pc, DT_INT));
 		p->cached = t;
 		p->cached_parent = parent;
-		p->cached_stack = loop_stack_push(below, lt->recs[p->cached_rec].node);
-		p->cached_below = below;
-	} else if (p->cached_below != below) {
+	}
+	if (fresh || p->cached_below != below) {
 		p->cached_stack = loop_stack_push(below, lt->recs[p->cached_rec].node);
 		p->cached_below = below;
 	}
