@@ -369,18 +369,18 @@ void rvn_post_reg_write(CorePart part, ThreadId tid, PtrdiffT off, SizeT size)
 	fresh_regs(tid, off, size);
 }
 
+/* Every register a number of its own: a burst starts with none known.
+ * (One number for all made every operation on two of them redundant.) */
+static void fresh_all_regs(ThreadId tid)
+{
+	fresh_regs(tid, 0, sizeof(VexGuestAMD64State));
+}
+
 /* ---- bursts ---- */
 
 ULong rvn_icount, rvn_next_switch;
 ULong rvn_on = 1;
 static ULong on_since;
-
-static void zero_regs(ThreadId tid)
-{
-	static const UChar zeros[sizeof(VexGuestAMD64State)];
-
-	VG_(set_shadow_regs_area)(tid, 1, 0, sizeof(zeros), zeros);
-}
 
 /* Forget every number: the table's, memory's, the registers'. */
 static void forget_all(void)
@@ -388,7 +388,7 @@ static void forget_all(void)
 	rvn_table_clear();
 	epoch++;
 	sh_clear(0, ~(SizeT)0);
-	spy_threads_live(zero_regs);
+	spy_threads_live(fresh_all_regs);
 }
 
 void rvn_switch(void)
