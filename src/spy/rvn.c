@@ -747,7 +747,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	for (i = 0; i < in->stmts_used; i++)
 		ninsn += in->stmts[i]->tag == Ist_IMark;
 	if (spy_cfg.burst_on && !rvn_on)
-		return rvn_burst_between(in, ninsn);
+		return rvn_burst_between(in);
 	c.in = in;
 	c.out = deepCopyIRSBExceptStmts(in);
 	c.sbase = layout->total_sizeB;

@@ -155,15 +155,19 @@ struct rvn_stats {
  * all translations discarded. A burst starts afresh: numbers made before
  * it are forgotten, and the threads' frames are read off their stacks.
  */
-extern ULong rvn_icount;	/* guest instructions so far, counted when bursting */
+extern ULong rvn_icount;	/* guest instructions so far: counted in bursts,
+				   estimated between them (rvn_sched) */
 extern ULong rvn_next_switch;	/* the count at which the phase changes */
 extern ULong rvn_on;		/* in a burst (1) or between bursts (0) */
 void rvn_switch(void);
+/* Thread tid is about to run client code, blocks_done blocks run so far
+ * (Valgrind's start_client_code): between bursts, the count moves on. */
+void rvn_sched(ThreadId tid, ULong blocks_done);
 /* A burst's translation's start, after the IMark of its first
  * instruction, at addr: the switch and the count. */
 void rvn_burst_start(IRSB *out, Addr addr, Int ninsn);
-/* A translation between bursts: in, the switch and the count added. */
-IRSB *rvn_burst_between(IRSB *in, Int ninsn);
+/* A translation between bursts: in, the switch added. */
+IRSB *rvn_burst_between(IRSB *in);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);

@@ -382,6 +382,49 @@ ULong rvn_icount, rvn_next_switch;
 ULong rvn_on = 1;
 static ULong on_since;
 
+/*
+ * Between bursts translations do not count (rvn_burst.c). Each time the
+ * scheduler runs a thread, the blocks run since it last did count for
+ * the bursts' instructions per block; and when the switch falls due
+ * within the blocks this run may go, the run stops there: the thread's
+ * event counter, which the scheduler has just set to the blocks left in
+ * its quantum, is lowered to those. The scheduler then counts the rest
+ * of the quantum as run too, and the next count takes it off (cut).
+ */
+static ULong sched_blocks, sched_icount, sched_cut;	/* at its last run */
+static ULong sched_on = 1;		/* the phase its blocks since ran in */
+static ULong burst_blocks, burst_insns;	/* run in bursts: the rate */
+
+void rvn_sched(ThreadId tid, ULong blocks_done)
+{
+	ULong blocks = blocks_done - sched_blocks - sched_cut, left;
+	UInt ctr;
+
+	sched_blocks = blocks_done;
+	sched_cut = 0;
+	if (!spy_cfg.burst_on)
+		return;
+	if (sched_on) {
+		burst_blocks += blocks;
+		burst_insns += rvn_icount - sched_icount;
+	} else if (burst_blocks) {
+		rvn_icount += blocks * burst_insns / burst_blocks;
+	}
+	sched_icount = rvn_icount;
+	sched_on = rvn_on;
+	if (rvn_on || !burst_insns || rvn_icount >= rvn_next_switch)
+		return;
+	left = (rvn_next_switch - rvn_icount) * burst_blocks / burst_insns + 1;
+	VG_(get_shadow_regs_area)(tid, (UChar *)&ctr, 0,
+				  offsetof(VexGuestAMD64State, host_EvC_COUNTER), sizeof(ctr));
+	if (left < ctr) {
+		sched_cut = ctr - left;
+		ctr = (UInt)left;
+		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
+					  sizeof(ctr), (const UChar *)&ctr);
+	}
+}
+
 /* Forget every number: the table's, memory's, the registers'. */
 static void forget_all(void)
 {
@@ -429,6 +472,7 @@ void rvn_after_fork(void)
 	rvn_st.bursts = rvn_on;
 	on_since = 0;
 	rvn_icount = 0;
+	sched_icount = 0;
 	if (spy_cfg.burst_on)
 		rvn_next_switch = left;
 }

@@ -270,6 +270,8 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
 {
 	spy_thread_switch(tid);
 	progress_tick(blocks_done);
+	if (spy_cfg.tool == SPY_RVN)
+		rvn_sched(tid, blocks_done);
 }
 
 static void on_thread_exit(ThreadId tid)
