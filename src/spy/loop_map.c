@@ -18,6 +18,7 @@
  * heads its outermost loop, should a map list two loops at one header.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_deduppoolalloc.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -84,43 +85,13 @@ static Range *fit(Range *r, UInt n)
 }
 
 /* The maps' file names, each kept once: a map repeats its loops' files. */
-static HChar **names;		/* open addressing, NULL: free */
-static UInt names_mask, nnames;
-
-static UInt name_hash(const HChar *s)
-{
-	UInt h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (UChar)*s) * 16777619u;
-	return h;
-}
+static DedupPoolAlloc *names;
 
 static const HChar *intern(const HChar *s)
 {
-	UInt h, i;
-
-	if (2 * (nnames + 1) > names_mask) {
-		HChar **old = names;
-		UInt n = names_mask + 1;
-
-		names_mask = names ? 2 * n - 1 : 255;
-		names = VG_(calloc)("witchspy.loopmap", names_mask + 1, sizeof(HChar *));
-		for (i = 0; old && i < n; i++) {
-			if (!old[i])
-				continue;
-			for (h = name_hash(old[i]) & names_mask; names[h]; h = (h + 1) & names_mask)
-				;
-			names[h] = old[i];
-		}
-		VG_(free)(old);
-	}
-	for (h = name_hash(s) & names_mask; names[h]; h = (h + 1) & names_mask)
-		if (!VG_(strcmp)(names[h], s))
-			return names[h];
-	names[h] = VG_(strdup)("witchspy.loopmap", s);
-	nnames++;
-	return names[h];
+	if (!names)
+		names = VG_(newDedupPA)(16384, 1, VG_(malloc), "witchspy.loopmap", VG_(free));
+	return VG_(allocEltDedupPA)(names, VG_(strlen)(s) + 1, s);
 }
 
 /* The next space-separated field of *p, NUL-terminated in place. */
