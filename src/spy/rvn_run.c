@@ -404,17 +404,20 @@ void rvn_sched(ThreadId tid, ULong blocks_done)
 	sched_cut = 0;
 	if (!spy_cfg.burst_on)
 		return;
+	/* The rate in floating point: a long run's products of counts pass
+	 * 64 bits (10^9 instructions to go times 10^10 blocks run in bursts). */
 	if (sched_on) {
 		burst_blocks += blocks;
 		burst_insns += rvn_icount - sched_icount;
 	} else if (burst_blocks) {
-		rvn_icount += blocks * burst_insns / burst_blocks;
+		rvn_icount += (ULong)((double)blocks * ((double)burst_insns / (double)burst_blocks));
 	}
 	sched_icount = rvn_icount;
 	sched_on = rvn_on;
 	if (rvn_on || !burst_insns || rvn_icount >= rvn_next_switch)
 		return;
-	left = (rvn_next_switch - rvn_icount) * burst_blocks / burst_insns + 1;
+	left = (ULong)((double)(rvn_next_switch - rvn_icount) *
+		       ((double)burst_blocks / (double)burst_insns)) + 1;
 	VG_(get_shadow_regs_area)(tid, (UChar *)&ctr, 0,
 				  offsetof(VexGuestAMD64State, host_EvC_COUNTER), sizeof(ctr));
 	if (left < ctr) {
