@@ -15,32 +15,24 @@
 #include "pub_tool_mallocfree.h"
 
 #include "loop.h"
+#include "core/cct.h"
 #include "core/contract.h"
 
 LoopStack *loop_stacks;		/* [0]: the empty stack */
 UInt loop_stacks_max = LOOP_STACKS_MAX;
 static UInt nstacks, cap;
-static UInt *hash;		/* (below, node) -> id + 1, 0: free */
+static UInt *ids;		/* by (below, node), core/cct.h's table */
 static UInt mask;
 
-static UInt slot(UInt below, UInt node)
+/* A table of mask + 1 slots holding stacks 1 to nstacks - 1. */
+static void fill(void)
 {
-	return (below * 0x9E3779B1u ^ node * 0x85EBCA77u) * 0xC2B2AE35u;
-}
+	UInt i;
 
-static void rehash(void)
-{
-	UInt i, h;
-
-	VG_(free)(hash);
-	mask = 2 * mask + 1;
-	hash = VG_(calloc)("witchspy.loopstacks", mask + 1, sizeof(UInt));
-	for (i = 1; i < nstacks; i++) {
-		for (h = slot(loop_stacks[i].below, loop_stacks[i].node) & mask; hash[h];
-		     h = (h + 1) & mask)
-			;
-		hash[h] = i + 1;
-	}
+	ids = VG_(malloc)("witchspy.loopstacks", (mask + 1) * sizeof(UInt));
+	VG_(memset)(ids, 0xff, (mask + 1) * sizeof(UInt));
+	for (i = 1; i < nstacks; i++)
+		core_cct_place(ids, mask, core_cct_hash(loop_stacks[i].below, loop_stacks[i].node), i);
 }
 
 UInt loop_stack_push(UInt below, UInt node)
@@ -55,11 +47,12 @@ UInt loop_stack_push(UInt below, UInt node)
 		loop_stacks[0].below = loop_stacks[0].node = 0;
 		nstacks = 1;
 		mask = 511;
-		hash = VG_(calloc)("witchspy.loopstacks", mask + 1, sizeof(UInt));
+		fill();
 	}
-	for (h = slot(below, node) & mask; (k = hash[h]) != 0; h = (h + 1) & mask)
-		if (loop_stacks[k - 1].below == below && loop_stacks[k - 1].node == node)
-			return k - 1;
+	for (h = (UInt)core_cct_hash(below, node) & mask; (k = ids[h]) != CORE_NO_ID;
+	     h = core_cct_next(h, mask))
+		if (loop_stacks[k].below == below && loop_stacks[k].node == node)
+			return k;
 	if (nstacks > loop_stacks_max)	/* the empty one is not counted */
 		return LOOP_STACK_NONE;
 	if (nstacks == cap) {
@@ -69,8 +62,11 @@ UInt loop_stack_push(UInt below, UInt node)
 	k = nstacks++;
 	loop_stacks[k].below = below;
 	loop_stacks[k].node = node;
-	hash[h] = k + 1;
-	if (2 * nstacks > mask)
-		rehash();
+	ids[h] = k;
+	if (core_cct_full(nstacks, mask)) {
+		VG_(free)(ids);
+		mask = 2 * mask + 1;
+		fill();
+	}
 	return k;
 }
