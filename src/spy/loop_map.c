@@ -334,42 +334,12 @@ static ULong mix(ULong h, ULong v)
 	return h;
 }
 
-/* Single quotes around s, for /bin/sh. */
-static void quote(HChar *out, const HChar *s)
-{
-	*out++ = '\'';
-	for (; *s; s++) {
-		if (*s == '\'') {
-			VG_(strcpy)(out, "'\\''");
-			out += 4;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out++ = '\'';
-	*out = 0;
-}
-
 /* Run `witch loops -o map path`, its messages into err. */
 static void find_loops(const HChar *path, const HChar *map, const HChar *err)
 {
-	const HChar *words[] = { finder, " loops -o ", map, " ", path, " </dev/null >/dev/null 2>", err };
-	SizeT n = 1;
-	HChar *cmd, *q;
-	UInt i;
+	const HChar *argv[] = { finder, "loops", "-o", map, path, NULL };
 
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		n += 4 * VG_(strlen)(words[i]) + 2;
-	q = cmd = VG_(malloc)("witchspy.loopmap", n);
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (i % 2)
-			VG_(strcpy)(q, words[i]);	/* the command's own words */
-		else
-			quote(q, words[i]);
-		q += VG_(strlen)(q);
-	}
-	VG_(system)(cmd);
-	VG_(free)(cmd);
+	spy_run_child(argv, err);
 }
 
 /* The loops of the module at path: its map, written first if need be;

@@ -24,6 +24,7 @@
  *                --witch-tool=loop: loops whose iterations re-read
  *                (loop.h)
  *   progress.c   the progress line on the terminal (--witch-progress)
+ *   child.c      a program of the tool's own, run unseen by the client
  */
 #ifndef WITCHSPY_H
 #define WITCHSPY_H
@@ -394,6 +395,13 @@ VG_REGPARM(2) void spy_realloc_enter(Addr p, SizeT size);
 void spy_realloc_done(SpyThread *t, SpyFrame *f);
 VG_REGPARM(2) void spy_on_ret(Addr rax, Addr sp);
 extern UInt spy_reallocs_pending;
+
+/* ---- child.c ----------------------------------------------------------- */
+
+/* Run argv[0] with argv (stdin and stdout /dev/null, stderr into the file
+ * err) and wait for it: no SIGCHLD, and the client's wait(2) never sees
+ * it. Its wait status, or -1 when it could not be run. */
+Int spy_run_child(const HChar **argv, const HChar *err);
 
 /* ---- instrument.c ------------------------------------------------------ */
 

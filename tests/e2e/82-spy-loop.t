@@ -5,7 +5,8 @@
 # bug, a scan of one list for each value of another, flagged, and its
 # fixed version not; an outer repetition of the whole scan not flagged
 # for the scan's redundancy; read sets per thread; a forked child's own
-# profile; a read set too large for its table said so.
+# profile; a read set too large for its table said so; the program's
+# SIGCHLD delivered while a module's loops are found.
 . "$(dirname "$0")/lib.sh"
 
 # loop DIR PROG ARGS...: witch spy --tool=loop into DIR, its JSON in DIR.json
@@ -186,6 +187,34 @@ is "$(json "$TMP/st1048576.json" '.totals.reads_unattributed')" 0 "... which all
 within "$(short "$TMP/st1.json")" 1 1000 "... so a loop's loads add up to less than its redundant reads"
 is "$(short "$TMP/st1048576.json")" 0 "... which they do not within it"
 like "$("$WITCH" report "$TMP/st1")" "counted for (its|their) loops but not by load" "and the report says so"
+
+# A child of the program's that ends while a module's loops are found
+# (here zlib's, opened by the program, whose finder kills the child
+# first) signals the program as it would without witch: the finder runs
+# with SIGCHLD's action untouched, and sends none itself. The program's
+# second thread waits in read(2), where SIGCHLD is not blocked.
+mkdir -p "$TMP/chld/cfg"
+cat >"$TMP/finder" <<'EOF'
+#!/bin/sh
+case "$*" in
+*libz.so*)
+	pid=$(cat "$CHLD_PID")
+	kill -KILL "$pid"
+	n=0
+	while [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f1)" != Z ] && [ $n -lt 3000 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done ;;
+esac
+exec "$WITCH" "$@"
+EOF
+chmod +x "$TMP/finder"
+CHLD_PID="$TMP/chld/pid" WITCH="$WITCH" VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind -q \
+	--tool=witchspy --witch-tool=loop --witch-loops="$TMP/chld/cfg" --witch-loop-finder="$TMP/finder" \
+	--witch-out="$TMP/chld" "$PROGS/loop_sigchld" "$TMP/chld/pid" >"$TMP/chld.out"
+is "$?,$(cat "$TMP/chld.out")" "0,$("$PROGS/loop_sigchld")" "a SIGCHLD while loops are found is the program's"
+grep -lq "libz" "$TMP/chld/cfg"/*.map
+ok $? "... zlib's loops were found then"
 
 # witchspy itself refuses the loop tool without where its maps go.
 VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind --tool=witchspy --witch-tool=loop /bin/true \
