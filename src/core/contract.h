@@ -46,8 +46,8 @@
 /* Loops active at once in one thread (nesting and recursion); deeper
  * loops' header visits are counted in the stat loops_untracked only. */
 #define LOOP_MAX_ACTIVE 32
-/* Chunks of a thread's read set, each 192 KiB for 64 KiB of memory read
- * in loops (512 MiB for 170 MiB); reads past them are not tracked. */
+/* Chunks of a thread's read set, each 128 KiB for 64 KiB of memory read
+ * in loops (341 MiB for 170 MiB); reads past them are not tracked. */
 #define LOOP_READ_CHUNKS_MAX 2730
 /* Distinct nestings of loops in calling contexts that a run tells apart
  * for its loads' counts, at most 32 bytes each with their hash slots
