@@ -143,4 +143,12 @@ done
 like "$("$WITCH" loops --help)" '^usage: witch loops \[-o FILE\] MODULE' "witch loops --help"
 like "$("$WITCH" --help 2>&1)" 'loops +list the loops' "witch --help lists it"
 
+# The finder is given its paths as they are, with no shell between: a
+# directory named with a space and a quote gets its maps all the same.
+odd="$TMP/it's a dir"
+"$WITCH" spy --quiet --tool=loop -o "$odd" -- "$p" 30 >/dev/null
+ok $? "witch spy --tool=loop -o \"$odd\""
+grep -lqx "module $p" "$odd/cfg"/*.map; ok $? "... the program's map is in its cfg"
+is "$(sed -n 's/^stat modules_unmapped //p' "$odd"/*.witch)" 0 "... and every module's loops were found"
+
 done_testing
