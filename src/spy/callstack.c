@@ -110,6 +110,7 @@ void spy_thread_exit(ThreadId tid)
 	if (tid < ntids && by_tid[tid]) {
 		if (spy_cfg.tool == SPY_COUNT)
 			cnt_thread_exit(by_tid[tid]);
+		loop_thread_exit(by_tid[tid]);
 		if (spy_cur == by_tid[tid]) {
 			spy_cur = NULL;
 			loop_switch(NULL);

@@ -45,7 +45,8 @@ typedef struct LoopPoint {
 	LoopDesc *head;		/* the loop it heads, NULL: none */
 	struct SpyThread *cached;	/* the thread, parent node and record */
 	UInt cached_parent, cached_rec;	/* ... of head's last invocation, */
-	UInt cached_below, cached_stack;	/* and its stack (loop_stacks.c) */
+	UInt cached_below, cached_stack;	/* and its stack (loop_stacks.c), */
+	UInt cached_gen;		/* while loop_threads_gen was this */
 } LoopPoint;
 
 /* ---- loop_map.c ---- */
@@ -107,7 +108,11 @@ void loop_read_mem(Addr a, UWord size, SpySite *site);
 /* Thread events (callstack.c, spy_main.c). */
 void loop_switch(struct SpyThread *t);
 void loop_frames_popped(struct SpyThread *t);
+/* The thread is gone: its loops end, its read set goes, its records stay. */
+void loop_thread_exit(struct SpyThread *t);
+/* Its records go too (after fork): points cached for it are stale. */
 void loop_thread_free(struct SpyThread *t);
+extern UInt loop_threads_gen;
 void loop_after_fork(void);
 /* The bytes of every live thread's read set. */
 ULong loop_shadow_bytes(void);

@@ -9,7 +9,8 @@
  * there: a location read with value A, then B, then A again is judged
  * against B only (docs/spy.md). Chunks are made as reads touch them, up
  * to loop_read_chunks_max per thread (--witch-loop-chunks); moving the
- * horizon up to the present empties every word at once.
+ * horizon up to the present empties every word at once, and past the
+ * limit the chunks that hold only empty words serve new addresses.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -33,11 +34,16 @@ void loop_reads_free(LoopReads *r)
 {
 	UInt i;
 
+	if (!r->map)
+		return;
 	for (i = 0; i <= r->mask; i++)
 		if (r->map[i].key)
 			VG_(free)(r->map[i].words);
+	for (i = 0; i < r->nspare; i++)
+		VG_(free)(r->spare[i]);
+	VG_(free)(r->spare);
 	VG_(free)(r->map);
-	r->map = NULL;
+	VG_(memset)(r, 0, sizeof(*r));
 }
 
 UInt loop_reads_rank(UInt t, const UInt *bounds, UInt n)
@@ -85,41 +91,90 @@ static UInt slot(Addr key, UInt mask)
 	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> 40) & mask;
 }
 
-static void grow(LoopReads *r)
+/* The map again, with 2^bits slots, of the chunks `keep` keeps; the
+ * others become spare. */
+static void rehash(LoopReads *r, UInt bits, Bool (*keep)(const LoopReads *, const LoopChunkRef *))
 {
 	LoopChunkRef *old = r->map;
 	UInt i, h, n = r->mask + 1;
 
-	r->mask = 2 * n - 1;
+	r->mask = (1u << bits) - 1;
 	r->map = VG_(calloc)("witchspy.loopreads", r->mask + 1, sizeof(LoopChunkRef));
 	for (i = 0; i < n; i++) {
 		if (!old[i].key)
 			continue;
+		if (!keep(r, &old[i])) {
+			r->spare[r->nspare++] = old[i].words;
+			continue;
+		}
 		for (h = slot(old[i].key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
 			;
 		r->map[h] = old[i];
+		if (&old[i] == r->last_ref)
+			r->last_ref = &r->map[h];
+		if (&old[i] == r->prev_ref)
+			r->prev_ref = &r->map[h];
 	}
 	VG_(free)(old);
+}
+
+static Bool any(const LoopReads *r, const LoopChunkRef *c)
+{
+	(void)r;
+	(void)c;
+	return True;
+}
+
+/* Looked up since the set last forgot everything: it may hold words. */
+static Bool live(const LoopReads *r, const LoopChunkRef *c)
+{
+	return c->gen == r->gen;
+}
+
+/* A chunk's words for a new address, NULL at the limit. */
+static LoopWord *new_words(LoopReads *r)
+{
+	LoopWord *w;
+
+	if (!r->nspare && r->nchunks >= loop_read_chunks_max && r->swept_gen != r->gen) {
+		if (!r->spare)
+			r->spare = VG_(malloc)("witchspy.loopreads", loop_read_chunks_max * sizeof(*r->spare));
+		r->swept_gen = r->gen;
+		rehash(r, (UInt)__builtin_ctz(r->mask + 1), live);
+	}
+	if (r->nspare) {
+		/* Renumbering passed it by: its words' times may not be
+		 * below the horizon any more. */
+		w = r->spare[--r->nspare];
+		VG_(memset)(w, 0, WORDS * sizeof(LoopWord));
+		return w;
+	}
+	if (r->nchunks >= loop_read_chunks_max)
+		return NULL;
+	r->nchunks++;
+	return VG_(calloc)("witchspy.loopwords", WORDS, sizeof(LoopWord));
 }
 
 LoopWord *loop_reads_find(LoopReads *r, Addr a)
 {
 	Addr key = (a >> LOOP_CHUNK_BITS) + 1;
+	LoopWord *w;
 	UInt h;
 
 	for (h = slot(key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
-		if (r->map[h].key == key)
-			goto hit;
-	if (r->nchunks >= loop_read_chunks_max)
+		if (r->map[h].key == key) {
+			r->map[h].gen = r->gen;
+			return loop_reads_found(r, key, r->map[h].words, &r->map[h], a);
+		}
+	w = new_words(r);
+	if (!w)
 		return NULL;
-	r->map[h].key = key;
-	r->map[h].words = VG_(calloc)("witchspy.loopwords", WORDS, sizeof(LoopWord));
-	if (2 * ++r->nchunks > r->mask) {
-		LoopWord *w = r->map[h].words;
-
-		grow(r);
-		return loop_reads_found(r, key, w, a);
-	}
-hit:
-	return loop_reads_found(r, key, r->map[h].words, a);
+	/* A sweep makes the map anew: the key's slot again. */
+	for (h = slot(key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
+		;
+	r->map[h] = (LoopChunkRef){ key, w, r->gen };
+	w = loop_reads_found(r, key, w, &r->map[h], a);
+	if (2 * (r->nchunks - r->nspare) > r->mask)
+		rehash(r, (UInt)__builtin_ctz(r->mask + 1) + 1, any);
+	return w;
 }

@@ -44,16 +44,28 @@ static inline UInt loop_word_known(const LoopWord *w)
 typedef struct {
 	Addr key;		/* address >> LOOP_CHUNK_BITS, + 1 (0: free) */
 	LoopWord *words;
+	UInt gen;		/* the set's gen when last looked up */
 } LoopChunkRef;
 
+/*
+ * A chunk not looked up since the set last forgot everything holds only
+ * empty words. The inline lookups below find no other chunks but the two
+ * they keep, which forgetting counts as looked up: so a chunk's gen says
+ * which may hold words. At the limit, the others become spare ones and
+ * serve other addresses.
+ */
 typedef struct {
 	LoopChunkRef *map;	/* open addressing */
-	UInt mask, nchunks;
+	UInt mask, nchunks;	/* chunks: in the map and spare */
 	Addr last_key;		/* the chunk the last lookup found */
 	LoopWord *last_words;
 	Addr prev_key;		/* and the one before: loops read the stack */
 	LoopWord *prev_words;	/* and the heap in turn */
+	LoopChunkRef *last_ref, *prev_ref;	/* theirs in the map */
 	UInt horizon;		/* words read at or before it are empty */
+	UInt gen, swept_gen;	/* times it forgot; gen of the last sweep */
+	LoopWord **spare;
+	UInt nspare;
 } LoopReads;
 
 #define LOOP_CHUNK_BITS 16	/* a chunk shadows 64 KiB: 8192 words */
@@ -68,6 +80,11 @@ void loop_reads_free(LoopReads *r);
 static inline void loop_reads_forget(LoopReads *r, UInt now)
 {
 	r->horizon = now;
+	r->gen++;
+	if (r->last_ref)
+		r->last_ref->gen = r->gen;
+	if (r->prev_ref)
+		r->prev_ref->gen = r->gen;
 }
 /*
  * The clock is about to wrap: every word's time becomes its rank among
@@ -83,13 +100,17 @@ UInt loop_reads_rank(UInt t, const UInt *bounds, UInt n);
  * those are looked up inline. */
 LoopWord *loop_reads_find(LoopReads *r, Addr a);
 
-/* a's word in the chunk `words` (key `key`), which becomes the last found. */
-static inline LoopWord *loop_reads_found(LoopReads *r, Addr key, LoopWord *words, Addr a)
+/* a's word in the chunk `words` (key `key`, its ref in the map), which
+ * becomes the last found. */
+static inline LoopWord *loop_reads_found(LoopReads *r, Addr key, LoopWord *words, LoopChunkRef *ref,
+					 Addr a)
 {
 	r->prev_key = r->last_key;
 	r->prev_words = r->last_words;
+	r->prev_ref = r->last_ref;
 	r->last_key = key;
 	r->last_words = words;
+	r->last_ref = ref;
 	return &words[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
 }
 
@@ -100,7 +121,7 @@ static inline LoopWord *loop_reads_word(LoopReads *r, Addr a)
 	if (LIKELY(key == r->last_key))
 		return &r->last_words[(a >> 3) & (LOOP_CHUNK_WORDS - 1)];
 	if (LIKELY(key == r->prev_key))
-		return loop_reads_found(r, key, r->prev_words, a);
+		return loop_reads_found(r, key, r->prev_words, r->prev_ref, a);
 	return loop_reads_find(r, a);
 }
 /* The bytes of the set's chunks (the progress line's shadow memory). */

@@ -50,6 +50,7 @@ UInt loop_a = LOOP_A_DEFAULT;
 double loop_r = LOOP_R_DEFAULT, loop_ri = LOOP_RI_DEFAULT;
 UInt loop_active;
 LoopStats loop_st;
+UInt loop_threads_gen;
 
 typedef struct {
 	LoopDesc *loop;
@@ -270,11 +271,13 @@ static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
 		return;
 	}
 	below = lt->n ? lt->act[lt->n - 1].stack : 0;
-	fresh = p->cached != t || p->cached_parent != parent;
+	/* A thread freed since may have left its address to t. */
+	fresh = p->cached != t || p->cached_parent != parent || p->cached_gen != loop_threads_gen;
 	if (fresh) {
 		p->cached_rec = find_rec(lt, p->head, spy_cct_child(parent, p->pc, DT_INT));
 		p->cached = t;
 		p->cached_parent = parent;
+		p->cached_gen = loop_threads_gen;
 	}
 	if (fresh || p->cached_below != below) {
 		p->cached_stack = loop_stack_push(below, lt->recs[p->cached_rec].node);
@@ -621,12 +624,25 @@ void loop_read_mem(Addr a, UWord size, SpySite *site)
 
 /* ---- threads, fork, the end ---- */
 
+void loop_thread_exit(SpyThread *t)
+{
+	LoopThread *lt = t->loop;
+
+	if (!lt)
+		return;
+	while (lt->n)
+		end_top(lt);
+	loop_reads_free(&lt->reads);
+	mirror(t);
+}
+
 void loop_thread_free(SpyThread *t)
 {
 	LoopThread *lt = t->loop;
 
 	if (!lt)
 		return;
+	loop_threads_gen++;
 	loop_reads_free(&lt->reads);
 	VG_(free)(lt->recs);
 	VG_(free)(lt->rec_hash);
@@ -665,8 +681,13 @@ void loop_after_fork(void)
 	for (t = spy_threads; t; t = t->next)
 		if (t->loop)
 			for (i = 0; i < t->loop->n; i++) {
-				t->loop->recs[t->loop->act[i].rec].invocations++;
-				t->loop->act[i].flagged = False;
+				LoopAct *a = &t->loop->act[i];
+
+				t->loop->recs[a->rec].invocations++;
+				a->flagged = False;
+				/* The parent counts the iteration so far. */
+				a->judged_before = t->loop->judged;
+				a->redundant = 0;
 			}
 	VG_(memset)(&loop_st, 0, sizeof(loop_st));
 }

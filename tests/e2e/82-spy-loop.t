@@ -153,6 +153,41 @@ for f in "$TMP/fork"/*.witch; do
 done
 is "$n" 1 "the child's scan is flagged in its profile only"
 
+# Threads and forks over a run (tests/progs/loop_life.c). A thread that
+# ran a loop and was joined before a fork leaves nothing the child's new
+# thread could take for its own (the child crashed so).
+loop "$TMP/lf" loop_life forkthread
+is "$(ls "$TMP/lf"/*.witch | wc -l)" 2 "a fork after a thread's loop, a loop in the child's thread: two profiles"
+# A fork in the middle of an iteration: the child's iteration counts
+# from the fork, the parent's whole.
+loop "$TMP/lm" loop_life forkmid
+for f in "$TMP/lm"/*.witch; do
+	"$WITCH" report --format=json "$f" >"$f.json"
+	at "$f.json" loop_life outer reads
+done | sort -n >"$TMP/lm.reads"
+within "$(sed -n 1p "$TMP/lm.reads")" 0 4095 "a fork mid-iteration: the child's loop counts less than a pass of its own"
+within "$(sed -n 2p "$TMP/lm.reads")" 49152 1e9 "... and the parent's all four iterations of three passes"
+# Past the chunks' limit (here 16), chunks that only hold what was
+# forgotten (no loop was active since) serve new addresses: twelve scans
+# of fresh mappings, one after another, are all judged.
+loop "$TMP/lfr" loop_life fresh 12
+mkdir "$TMP/lfr16"
+VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind -q --tool=witchspy --witch-tool=loop \
+	--witch-loops="$TMP/lfr/cfg" --witch-loop-finder="$WITCH" --witch-loop-chunks=16 \
+	--witch-out="$TMP/lfr16" "$PROGS/loop_life" fresh 12 >/dev/null
+"$WITCH" report --format=json "$TMP/lfr16" >"$TMP/lfr16.json"
+is "$(json "$TMP/lfr16.json" '.totals.reads_untracked')" 0 "past the chunks' limit, forgotten chunks serve new reads: none untracked"
+is "$(at "$TMP/lfr16.json" loop_life scan redundant_reads)" "$(at "$TMP/lfr.json" loop_life scan redundant_reads)" \
+	"... and the scans count as without the limit"
+# A thread's read set goes when it ends: eight threads one after another,
+# each reading 16 MiB in a loop, take no more than two.
+for k in 2 8; do
+	"$TOP/build/bench/measure" "$WITCH" spy --quiet --tool=loop -o "$TMP/pool$k" -- "$PROGS/loop_life" pool $k \
+		3>"$TMP/pool$k.m" >/dev/null
+done
+within "$(($(cut -d' ' -f2 "$TMP/pool8.m") - $(cut -d' ' -f2 "$TMP/pool2.m")))" -1e9 65536 \
+	"ended threads' read sets are freed: 8 threads peak within 64 MiB of 2"
+
 # A read set past its limit (here one chunk of 64 KiB; LOOP_READ_CHUNKS_MAX
 # by default) stops growing, and the report says so: witchspy run by
 # hand with the maps of the runs before.
