@@ -267,8 +267,14 @@ static IRExpr *expr_num(struct rctx *c, IRExpr *e)
 		a[3] = num(c, e->Iex.Qop.details->arg4);
 		return op_num(c, op_vn(op), a, 4, 0, False);
 	case Iex_CCall:
-		for (i = 0; e->Iex.CCall.args[i] && n < 4; i++)
-			a[n++] = num(c, e->Iex.CCall.args[i]);
+		/* Every argument counts (a condition's fifth is the carry
+		 * before inc and dec): past the fourth, into the fourth. */
+		for (i = 0; e->Iex.CCall.args[i]; i++) {
+			if (n < 4)
+				a[n++] = num(c, e->Iex.CCall.args[i]);
+			else
+				a[3] = ir_mix(out, a[3], num(c, e->Iex.CCall.args[i]));
+		}
 		return op_num(c, rvn_fmix((ULong)(HWord)e->Iex.CCall.cee->addr), a, n, 0, False);
 	case Iex_ITE:
 		return spy_ir_tmp(out, Ity_I64, IRExpr_ITE(e->Iex.ITE.cond, num(c, e->Iex.ITE.iftrue),
@@ -370,9 +376,10 @@ static void reg_put(struct rctx *c, Int off, Int size, IRExpr *v)
 		return;
 	}
 	/* Part of a slot (al, ah, ax) or across slots: a number of what each
-	 * held and what went into it. */
+	 * held and what went into it, in that order (a mix of the two alone
+	 * is symmetric: swapped, or the same, they would name one value). */
 	for (k = 0; slot + 8 * k < off + size; k++) {
-		IRExpr *old = slot_get(c, slot + 8 * k);
+		IRExpr *old = ir_mix(out, u64(RVN_PART_SEED), slot_get(c, slot + 8 * k));
 
 		slot_put(c, slot + 8 * k, ir_mix(out, ir_mix(out, old, v),
 						 u64((ULong)(off - slot - 8 * k + 64) << 8 | size)));

@@ -90,6 +90,10 @@ static inline ULong rvn_piece(ULong v, UInt g, UInt k)
 	return rvn_fmix(v + 0xD6E8FEB86659FD93ULL * (g * 64 + k));
 }
 
+/* What a part of a register or cell held, before what was written into
+ * the part is mixed in: rvn_mix(rvn_mix(PART_SEED, old), new). */
+#define RVN_PART_SEED 0x8CB92BA72F3D8DD7ULL
+
 /* h extended by one more operand number. */
 static inline ULong rvn_mix(ULong h, ULong v)
 {

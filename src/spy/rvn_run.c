@@ -47,7 +47,8 @@ struct cell {
 	UInt node;		/* who put it there: a store, or the load that first read it;
 				   CELL_HAS set once it holds a number */
 	UInt reader;		/* the load instruction (RvnSite.id) that read the number
-				   last, 0 if none since it was put there */
+				   last, << 4, | the cell's bytes it read since; 0 if none
+				   since it was put there */
 };
 
 #define CELL_HAS 0x80000000u
@@ -89,19 +90,20 @@ static UInt cell_node(const struct cell *c)
 	return c->node & ~CELL_HAS;
 }
 
-/* Fill the cells of [a, a + n) that have no number, as if one value of n
- * bytes were there: a memory never written still reads the same twice. */
+/* Fill the cells that [a, a + n) touches that have no number, as if one
+ * value were there from a's cell on: a memory never written still reads
+ * the same twice. */
 static void fill(Addr a, UInt n, UInt node)
 {
 	ULong vn = rvn_fresh();
-	struct cell *c = cell_at(a, True);
-	UInt k;
+	Addr c0 = a & ~(Addr)(RVN_CELL - 1), p;
+	struct cell *c = cell_at(c0, True);
 
-	for (k = 0; k < n; k += RVN_CELL) {
-		if (k)
-			c = next_cell(c, a + k, True);
+	for (p = c0; p < a + n; p += RVN_CELL) {
+		if (p != c0)
+			c = next_cell(c, p, True);
 		if (!cell_has(c))
-			cell_set(c, k ? rvn_piece(vn, RVN_CELL, k / RVN_CELL) : vn, node);
+			cell_set(c, p != c0 ? rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL)) : vn, node);
 	}
 }
 
@@ -166,7 +168,7 @@ static void mem_put(Addr a, UInt n, ULong vn, UInt node)
 
 		if (p != c0)
 			c = next_cell(c, p, True);
-		old = cell_has(c) ? cell_vn(c) : rvn_fresh();
+		old = rvn_mix(RVN_PART_SEED, cell_has(c) ? cell_vn(c) : rvn_fresh());
 		cell_set(c, rvn_mix(rvn_mix(old, vn), (a - p + 64) << 8 | n), node);
 	}
 }
@@ -196,14 +198,47 @@ static void redundant(RvnSite *s, UInt first, UInt again, int kind)
 		m->p.approx++;
 }
 
+/* The bytes of the cell at p that [a, end) covers, a bit each. */
+static UInt cell_bytes(Addr p, Addr a, Addr end)
+{
+	Addr lo = a > p ? a : p, hi = end < p + RVN_CELL ? end : p + RVN_CELL;
+
+	return ((1u << (hi - lo)) - 1) << (lo - p);
+}
+
 /*
- * A load is redundant when the same instruction read the same number at
- * the same address last: the cells remember which load instruction read
- * them last since their number was put there. (What another instruction
- * read in between makes the next read look new: a table of every
- * instruction's reads per address cost a cache miss per load, most of a
- * run's time.) Its pair is (the load, the load) in its context now.
+ * Whether load instruction id read every byte of [a, a + n) since the
+ * numbers there were put (c: a's cell), and now it has: per cell, the
+ * instruction that read it last and which of its bytes. (What another
+ * instruction read in between makes the next read look new: a table of
+ * every instruction's reads per address cost a cache miss per load, most
+ * of a run's time.)
  */
+static Bool read_again(struct cell *c, Addr a, UInt n, UInt id)
+{
+	Addr p = a & ~(Addr)(RVN_CELL - 1), end = a + n;
+	Bool again = True;
+
+	for (;;) {
+		UInt bytes = cell_bytes(p, a, end);
+
+		if (c->reader >> 4 == id) {
+			again = again && (c->reader & bytes) == bytes;
+			c->reader |= bytes;
+		} else {
+			again = False;
+			c->reader = id << 4 | bytes;
+		}
+		p += RVN_CELL;
+		if (p >= end)
+			return again;
+		c = next_cell(c, p, False);
+	}
+}
+
+/* A load is redundant when the same instruction read the same number at
+ * the same address last (read_again). Its pair is (the load, the load)
+ * in its context now. */
 ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 {
 	UInt n = RVN_SIZE(flags), first, node;
@@ -219,13 +254,26 @@ ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 	if (flags & RVN_IMPLICIT)
 		return vn;
 	rvn_st.loads++;
-	if (c->reader == s->id) {
+	if (read_again(c, a, n, s->id)) {
 		rvn_st.redundant_loads++;
 		node = rvn_site_handle(s);
 		redundant(s, node, node, 'l');
 	}
-	c->reader = s->id;
 	return vn;
+}
+
+/* A store of the number already there still comes between two loads. */
+static void unread(struct cell *c, Addr a, UInt n)
+{
+	Addr p = a & ~(Addr)(RVN_CELL - 1);
+
+	for (;;) {
+		c->reader = 0;
+		p += RVN_CELL;
+		if (p >= a + n)
+			return;
+		c = next_cell(c, p, False);
+	}
 }
 
 void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
@@ -238,6 +286,7 @@ void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
 		if (mem_vn(a, n, &first, &c) == vn && first) {
 			rvn_st.redundant_stores++;
 			redundant(s, first, node, 's');
+			unread(c, a, n);
 			return;		/* the location keeps who put it there first */
 		}
 	}
@@ -283,6 +332,22 @@ static ULong thread_mask(void)
 	return m;
 }
 
+/* s made key again: if it is one of s's own, it becomes the newest, so
+ * that the ring holds the last RVN_KEEP numbers made, not the first. */
+static void kept_again(RvnSite *s, ULong key)
+{
+	UInt newest = s->nkept == RVN_KEEP ? (s->next_out + RVN_KEEP - 1) % RVN_KEEP : s->nkept - 1;
+	UInt j, k;
+
+	for (j = 0; j < s->nkept && s->kept[j] != key; j++)
+		;
+	if (j == s->nkept)
+		return;
+	for (k = j; k != newest; k = (k + 1) % RVN_KEEP)
+		s->kept[k] = s->kept[(k + 1) % RVN_KEEP];
+	s->kept[newest] = key;
+}
+
 static void judge(RvnSite *s, ULong key)
 {
 	UInt node = rvn_site_handle(s), first;
@@ -292,6 +357,7 @@ static void judge(RvnSite *s, ULong key)
 	if (!rvn_table_add(key, node, &first)) {
 		rvn_st.redundant_computations++;
 		redundant(s, first, node, 'c');
+		kept_again(s, key);
 		return;
 	}
 	keep(s, key);
@@ -469,7 +535,8 @@ void rvn_switch(void)
 /* A forked child's profile counts from the fork, its phase's rest ahead. */
 void rvn_after_fork(void)
 {
-	ULong left = rvn_next_switch - rvn_icount;
+	/* The fork's block may have passed the switch: due at once. */
+	ULong left = rvn_next_switch > rvn_icount ? rvn_next_switch - rvn_icount : 0;
 
 	VG_(memset)(&rvn_st, 0, sizeof(rvn_st));
 	rvn_st.bursts = rvn_on;

@@ -52,6 +52,23 @@ check rvn_pow computation 50000
 check rvn_store store 40
 check rvn_recompute computation 50000
 
+# Cases whose redundancy is known exactly (tests/progs/rvn_cases.c), at
+# their marked lines; each number is what the tool found before it was
+# mended, and is wrong.
+for c in bytes rebytes half unaligned swap carry again; do
+	rvn "$TMP/case-$c" rvn_cases $c 1000
+done
+case_at() { # JSON-CASE KIND MARK
+	at "$TMP/case-$1.json" "$2" rvn_cases.c "$(line_of "$TOP/tests/progs/rvn_cases.c" "rvn: $3\\b")"
+}
+is "$(case_at bytes load bytes)" 0 "a byte loop reading each byte once: no load redundant (750)"
+is "$(case_at rebytes load bytes)" 1000 "... reading them twice: the second pass's 1000 (1750)"
+is "$(case_at half load half)" 0 "an 8-byte load after a store to its high half: not redundant (999)"
+is "$(case_at unaligned computation unaligned)" 0 "8-byte loads 3 bytes into cells never written: no product redundant (999)"
+is "$(case_at swap computation swap)" 0 "x with y's low byte, y with x's: two numbers (1000)"
+within "$(case_at carry computation carry)" 0 1 "the carry before inc counts in setc's number (1001)"
+is "$(case_at again computation again)" 999 "an instruction's product again two results on: among its last 4 (750)"
+
 # The pairs say which computation came first: the stencil's column sum
 # redone at the marked line was first made a point or two before, on the
 # line below it.
