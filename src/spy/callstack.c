@@ -177,6 +177,8 @@ void spy_unwind(SpyThread *t, Addr sp)
 		    t->sig[t->nsig - 1].sp <= sp) {
 			t->nsig--;
 			t->sigbase = t->sig[t->nsig].prev_base;
+			if (t->loop)
+				loop_frames_popped(t);
 			continue;
 		}
 		break;
@@ -288,6 +290,8 @@ void spy_signal_leave(ThreadId tid)
 	while (t->depth > m->base)
 		pop(t);
 	t->sigbase = m->prev_base;
+	if (t->loop)
+		loop_frames_popped(t);
 	mirror(t);
 }
 

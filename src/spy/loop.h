@@ -107,6 +107,7 @@ void loop_read_mem(Addr a, UWord size, SpySite *site);
 
 /* Thread events (callstack.c, spy_main.c). */
 void loop_switch(struct SpyThread *t);
+/* Frames went, or a signal handler was left: the loops they ran end. */
 void loop_frames_popped(struct SpyThread *t);
 /* The thread is gone: its loops end, its read set goes, its records stay. */
 void loop_thread_exit(struct SpyThread *t);

@@ -55,6 +55,7 @@ UInt loop_threads_gen;
 typedef struct {
 	LoopDesc *loop;
 	UInt depth;		/* the thread's frames when it began */
+	UInt sig;		/* and the signal handlers it was in */
 	UInt rec;		/* its record in the thread's records */
 	UInt node;		/* the record's, and whether it is flagged: */
 	Bool flagged;		/* copies, as each read needs them */
@@ -287,6 +288,7 @@ static void begin(SpyThread *t, LoopThread *lt, LoopPoint *p)
 	a->stack = p->cached_stack;
 	a->loop = p->head;
 	a->depth = t->depth;
+	a->sig = t->nsig;
 	a->rec = p->cached_rec;
 	a->node = lt->recs[a->rec].node;
 	a->flagged = lt->recs[a->rec].flagged;
@@ -316,9 +318,12 @@ void point_slow(SpyThread *t, LoopPoint *p, Addr sp)
 	if (sp > spy_cur_limit)
 		spy_unwind(t, sp);	/* a return: its frame's loops end */
 	lt = thread_state(t);
+	/* A handler runs in the frame it interrupted: the loops it found
+	 * running are like a caller's. */
 	while (lt->n) {
 		top = &lt->act[lt->n - 1];
-		if (top->depth < t->depth || (top->depth == t->depth && holds(top->loop, p->inner)))
+		if (top->sig < t->nsig || top->depth < t->depth ||
+		    (top->depth == t->depth && holds(top->loop, p->inner)))
 			break;
 		end_top(lt);
 	}
@@ -356,7 +361,7 @@ void loop_frames_popped(SpyThread *t)
 
 	if (!lt)
 		return;
-	while (lt->n && lt->act[lt->n - 1].depth > t->depth)
+	while (lt->n && (lt->act[lt->n - 1].depth > t->depth || lt->act[lt->n - 1].sig > t->nsig))
 		end_top(lt);
 	mirror(t);
 }

@@ -167,6 +167,18 @@ for f in "$TMP/lm"/*.witch; do
 done | sort -n >"$TMP/lm.reads"
 within "$(sed -n 1p "$TMP/lm.reads")" 0 4095 "a fork mid-iteration: the child's loop counts less than a pass of its own"
 within "$(sed -n 2p "$TMP/lm.reads")" 49152 1e9 "... and the parent's all four iterations of three passes"
+# A signal handler runs in the frame it interrupted: its loop is one of
+# its own, and ends with it; the loops it interrupted go on (they ended
+# at each signal, and began again after it).
+"$WITCH" spy --quiet --tool=loop -o "$TMP/lsig" -- "$PROGS/loop_life" signal 3000 >/dev/null 2>"$TMP/lsig.err"
+ok $? "witch spy --tool=loop loop_life signal 3000"
+"$WITCH" report --format=json "$TMP/lsig" >"$TMP/lsig.json"
+nsig=$(sed -n 's/ signals$//p' "$TMP/lsig.err")
+within "$nsig" 10 1e9 "... a timer interrupted the loops ($nsig times)"
+is "$(at "$TMP/lsig.json" loop_life rounds invocations)" 1 "... which ran on: the outer loop once"
+is "$(at "$TMP/lsig.json" loop_life each invocations)" 3000 "... the inner once per outer iteration"
+is "$(at "$TMP/lsig.json" loop_life handler invocations)" "$nsig" "... the handler's loop once per signal"
+
 # Past the chunks' limit (here 16), chunks that only hold what was
 # forgotten (no loop was active since) serve new addresses: twelve scans
 # of fresh mappings, one after another, are all judged.

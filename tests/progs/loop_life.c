@@ -11,15 +11,22 @@
  *                           around them, each of a fresh 64 KiB mapping
  *   loop_life pool K        K threads one after another, each summing
  *                           16 MiB once
+ *   loop_life signal K      `loop: rounds` (K iterations) runs a scan in
+ *                           each, in its own frame, while a CPU-time timer
+ *                           interrupts it every millisecond with a handler
+ *                           that runs `loop: handler`; how many signals came
+ *                           goes to stderr
  *
  * The scan (`loop: scan`) looks for each of 50 values in a table of 4096
  * ints: it re-reads the table.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,6 +121,38 @@ NOIPA static long outer(int iters)
 	return s;
 }
 
+static volatile int handler_table[64];
+static volatile long handler_sum;
+static volatile sig_atomic_t signals;
+
+static void on_prof(int sig)
+{
+	(void)sig;
+	signals++;
+	for (int i = 0; i < 64; i++) /* loop: handler */
+		handler_sum += handler_table[i];
+}
+
+/* The scan inline, in this frame: where the timer strikes. */
+NOIPA static long rounds(long k)
+{
+	struct itimerval every = { { 0, 1000 }, { 0, 1000 } }, stop = { { 0, 0 }, { 0, 0 } };
+	long found = 0;
+
+	signal(SIGPROF, on_prof);
+	setitimer(ITIMER_PROF, &every, NULL);
+	for (long j = 0; j < k; j++) /* loop: rounds */
+		for (int i = 0; i < N; i++) /* loop: each */
+			if (((volatile int *)table)[i] == (int)(j * 7 + 1)) {
+				found++;
+				break;
+			}
+	setitimer(ITIMER_PROF, &stop, NULL);
+	signal(SIGPROF, SIG_IGN);	/* one still pending goes unhandled */
+	fprintf(stderr, "%d signals\n", (int)signals);
+	return found;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -147,8 +186,10 @@ int main(int argc, char **argv)
 		while (k-- > 0)
 			in_thread(summer, a);
 		printf("sum %ld\n", sink);
+	} else if (!strcmp(mode, "signal") && k > 0) {
+		printf("found %ld\n", rounds(k));
 	} else {
-		fprintf(stderr, "usage: loop_life forkthread|forkmid|fresh K|pool K\n");
+		fprintf(stderr, "usage: loop_life forkthread|forkmid|fresh K|pool K|signal K\n");
 		return 2;
 	}
 	return 0;
