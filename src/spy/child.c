@@ -6,10 +6,12 @@
  * kernel then discards a SIGCHLD of the client's own children that
  * reaches a thread not blocking it (one of the client's, waiting in a
  * system call), and any SIGCHLD already pending: the program would lose
- * it. Here the child is made with clone and no exit signal, so that its
- * end signals nobody and SIGCHLD's action is never touched; only a wait
- * with __WCLONE sees such a child, so the client's wait(2) cannot take
- * its status either.
+ * it. Here SIGCHLD's action is never touched, and nothing signals the
+ * process: its child is made with clone and no exit signal, and only a
+ * wait with __WCLONE sees it (so the client's wait(2) cannot take its
+ * status either). That child does not exec the program itself (exec
+ * makes a child's exit signal SIGCHLD again): it forks the program, and
+ * waits for it, and passes on its status.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -22,14 +24,33 @@
 #include "spy.h"
 
 /* wait4's option for children whose exit signal is not SIGCHLD. */
-#define WAIT_CLONE ((Int)0x80000000u)
+#define WAIT_CLONE 0x80000000u
 
 /* The core's system call: in pub_core_syscall.h, not among the tool's
  * headers, but the tool is linked with that core. */
 extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
 			      RegWord a5, RegWord a6);
 
-/* In the child: fd becomes path, opened with flags; no return on failure. */
+/* clone(2) as fork, with exit signal sig (0: none). */
+static SysRes fork_with(UWord sig)
+{
+	return VG_(do_syscall)(__NR_clone, sig, 0, 0, 0, 0, 0);
+}
+
+/* The child pid's wait status, -1 if none. */
+static Int wait_for(Int pid, UInt options)
+{
+	Int status;
+	SysRes w;
+
+	/* The tool's code, and the helper child, run with signals blocked:
+	 * no EINTR. */
+	w = VG_(do_syscall)(__NR_wait4, (UWord)pid, (UWord)&status, options, 0, 0, 0);
+	return sr_isError(w) || (Int)sr_Res(w) != pid ? -1 : status;
+}
+
+/* In the program's process: fd becomes path, opened with flags; no
+ * return on failure. */
 static void redirect(Int fd, const HChar *path, Int flags)
 {
 	SysRes r = VG_(open)(path, flags, 0644);
@@ -40,14 +61,14 @@ static void redirect(Int fd, const HChar *path, Int flags)
 		VG_(close)((Int)sr_Res(r));
 }
 
-Int spy_run_child(const HChar **argv, const HChar *err)
+/* In the helper child: run the program, and end as it did. */
+static void run_program(const HChar **argv, const HChar *err)
 {
-	/* fork(2), but with no signal to the parent at the end. */
-	SysRes r = VG_(do_syscall)(__NR_clone, 0, 0, 0, 0, 0, 0);
+	SysRes r = fork_with(VKI_SIGCHLD);
 	Int status;
 
 	if (sr_isError(r))
-		return -1;
+		VG_(exit)(127);
 	if (sr_Res(r) == 0) {
 		vki_sigset_t none;
 
@@ -61,6 +82,17 @@ Int spy_run_child(const HChar **argv, const HChar *err)
 		VG_(execv)(argv[0], argv);
 		VG_(exit)(127);
 	}
-	/* The tool's code runs with signals blocked: no EINTR. */
-	return VG_(waitpid)((Int)sr_Res(r), &status, WAIT_CLONE) == (Int)sr_Res(r) ? status : -1;
+	status = wait_for((Int)sr_Res(r), 0);
+	VG_(exit)(status < 0 ? 127 : (status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
+}
+
+Int spy_run_child(const HChar **argv, const HChar *err)
+{
+	SysRes r = fork_with(0);
+
+	if (sr_isError(r))
+		return -1;
+	if (sr_Res(r) == 0)
+		run_program(argv, err);
+	return wait_for((Int)sr_Res(r), WAIT_CLONE);
 }

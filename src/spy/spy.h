@@ -400,7 +400,8 @@ extern UInt spy_reallocs_pending;
 
 /* Run argv[0] with argv (stdin and stdout /dev/null, stderr into the file
  * err) and wait for it: no SIGCHLD, and the client's wait(2) never sees
- * it. Its wait status, or -1 when it could not be run. */
+ * it. The wait status of a process that exited as it did (128 + the
+ * signal that killed it, 127 if it could not run), or -1. */
 Int spy_run_child(const HChar **argv, const HChar *err);
 
 /* ---- instrument.c ------------------------------------------------------ */

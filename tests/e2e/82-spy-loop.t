@@ -239,7 +239,8 @@ like "$("$WITCH" report "$TMP/st1")" "counted for (its|their) loops but not by l
 # (here zlib's, opened by the program, whose finder kills the child
 # first) signals the program as it would without witch: the finder runs
 # with SIGCHLD's action untouched, and sends none itself. The program's
-# second thread waits in read(2), where SIGCHLD is not blocked.
+# second thread waits in read(2), where SIGCHLD is not blocked. The
+# finder is slow (0.2 s a module): the tool waits for it all the same.
 mkdir -p "$TMP/chld/cfg"
 cat >"$TMP/finder" <<'EOF'
 #!/bin/sh
@@ -253,6 +254,7 @@ case "$*" in
 		n=$((n + 1))
 	done ;;
 esac
+sleep 0.2
 exec "$WITCH" "$@"
 EOF
 chmod +x "$TMP/finder"
@@ -262,6 +264,15 @@ CHLD_PID="$TMP/chld/pid" WITCH="$WITCH" VALGRIND_LIB="$(dirname "$WITCH")/../lib
 is "$?,$(cat "$TMP/chld.out")" "0,$("$PROGS/loop_sigchld")" "a SIGCHLD while loops are found is the program's"
 grep -lq "libz" "$TMP/chld/cfg"/*.map
 ok $? "... zlib's loops were found then"
+is "$(sed -n 's/^stat modules_unmapped //p' "$TMP/chld"/*.witch | sort -n | tail -1)" 0 \
+	"... and every module's, each waited for"
+# Nor does the finder's end signal the program (exec made its exit
+# signal SIGCHLD again, which the program then got).
+mkdir -p "$TMP/nochld/cfg"
+VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind -q --tool=witchspy --witch-tool=loop \
+	--witch-loops="$TMP/nochld/cfg" --witch-loop-finder="$WITCH" --witch-out="$TMP/nochld" \
+	"$PROGS/loop_sigchld" none >"$TMP/nochld.out"
+is "$?,$(cat "$TMP/nochld.out")" "0,0 SIGCHLD" "no child, no SIGCHLD: the finder's ends signal nobody"
 
 # witchspy itself refuses the loop tool without where its maps go.
 VALGRIND_LIB="$(dirname "$WITCH")/../lib/witch" valgrind --tool=witchspy --witch-tool=loop /bin/true \
