@@ -55,7 +55,7 @@ check rvn_recompute computation 50000
 # Cases whose redundancy is known exactly (tests/progs/rvn_cases.c), at
 # their marked lines; each number is what the tool found before it was
 # mended, and is wrong.
-for c in bytes rebytes half unaligned swap carry again; do
+for c in bytes rebytes half unaligned swap carry again invariant; do
 	rvn "$TMP/case-$c" rvn_cases $c 1000
 done
 case_at() { # JSON-CASE KIND MARK
@@ -68,6 +68,7 @@ is "$(case_at unaligned computation unaligned)" 0 "8-byte loads 3 bytes into cel
 is "$(case_at swap computation swap)" 0 "x with y's low byte, y with x's: two numbers (1000)"
 within "$(case_at carry computation carry)" 0 1 "the carry before inc counts in setc's number (1001)"
 is "$(case_at again computation again)" 999 "an instruction's product again two results on: among its last 4 (750)"
+is "$(case_at invariant computation invariant)" 999 "a loop of one block recomputing x*y: each again but the first, not unrolled (250)"
 
 # The pairs say which computation came first: the stencil's column sum
 # redone at the marked line was first made a point or two before, on the

@@ -19,6 +19,9 @@
  *   rvn_cases again     one imul makes c*k on every other call, a new
  *                       product in between: all but the first c*k are
  *                       redundant (it is among the imul's last 4 results)
+ *   rvn_cases invariant a loop of one block recomputes x*y N times: all
+ *                       but the first redundant (Valgrind would unroll
+ *                       the loop and keep one product of each 4)
  *
  * N (the second argument, default 1000) is the size or the repetitions.
  */
@@ -100,6 +103,17 @@ NOIPA static uint64_t mul(uint64_t a, uint64_t b)
 	return a;
 }
 
+NOIPA static uint64_t invariant(uint64_t x, uint64_t y, uint64_t n)
+{
+	uint64_t s = 0, t;
+
+	__asm__ volatile("1:\n\tmov %3, %1\n\timul %4, %1\n\tadd %1, %0\n\tdec %2\n\tjnz 1b" /* rvn: invariant */
+			 : "+r"(s), "=&r"(t), "+r"(n)
+			 : "r"(x), "r"(y)
+			 : "cc");
+	return s;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
@@ -149,8 +163,10 @@ int main(int argc, char **argv)
 
 		for (uint64_t i = 0; i < 2 * (uint64_t)n; i++)
 			s += (i & 1) ? mul(x, k) : mul(i + 1000000, k);
+	} else if (!strcmp(c, "invariant")) {
+		s = invariant(12345, 678, (uint64_t)n);
 	} else {
-		fprintf(stderr, "usage: rvn_cases bytes|rebytes|half|unaligned|swap|carry|again [N]\n");
+		fprintf(stderr, "usage: rvn_cases bytes|rebytes|half|unaligned|swap|carry|again|invariant [N]\n");
 		return 2;
 	}
 	printf("%llu\n", (unsigned long long)s);
