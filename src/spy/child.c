@@ -24,7 +24,7 @@
 #include "spy.h"
 
 /* wait4's option for children whose exit signal is not SIGCHLD. */
-#define WAIT_CLONE 0x80000000u
+#define WAIT_CLONE ((Int)0x80000000u)
 
 /* The core's system call: in pub_core_syscall.h, not among the tool's
  * headers, but the tool is linked with that core. */
@@ -37,16 +37,13 @@ static SysRes fork_with(UWord sig)
 	return VG_(do_syscall)(__NR_clone, sig, 0, 0, 0, 0, 0);
 }
 
-/* The child pid's wait status, -1 if none. */
-static Int wait_for(Int pid, UInt options)
+/* The child pid's wait status, -1 if none. The tool's code, and the
+ * helper child, run with signals blocked: no EINTR. */
+static Int wait_for(Int pid, Int options)
 {
 	Int status;
-	SysRes w;
 
-	/* The tool's code, and the helper child, run with signals blocked:
-	 * no EINTR. */
-	w = VG_(do_syscall)(__NR_wait4, (UWord)pid, (UWord)&status, options, 0, 0, 0);
-	return sr_isError(w) || (Int)sr_Res(w) != pid ? -1 : status;
+	return VG_(waitpid)(pid, &status, options) == pid ? status : -1;
 }
 
 /* In the program's process: fd becomes path, opened with flags; no

@@ -91,9 +91,9 @@ static UInt slot(Addr key, UInt mask)
 	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> 40) & mask;
 }
 
-/* The map again, with 2^bits slots, of the chunks `keep` keeps; the
- * others become spare. */
-static void rehash(LoopReads *r, UInt bits, Bool (*keep)(const LoopReads *, const LoopChunkRef *))
+/* The map again, with 2^bits slots; with sweep, the chunks not looked
+ * up since the set last forgot everything become spare. */
+static void rehash(LoopReads *r, UInt bits, Bool sweep)
 {
 	LoopChunkRef *old = r->map;
 	UInt i, h, n = r->mask + 1;
@@ -103,7 +103,7 @@ static void rehash(LoopReads *r, UInt bits, Bool (*keep)(const LoopReads *, cons
 	for (i = 0; i < n; i++) {
 		if (!old[i].key)
 			continue;
-		if (!keep(r, &old[i])) {
+		if (sweep && old[i].gen != r->gen) {
 			r->spare[r->nspare++] = old[i].words;
 			continue;
 		}
@@ -118,19 +118,6 @@ static void rehash(LoopReads *r, UInt bits, Bool (*keep)(const LoopReads *, cons
 	VG_(free)(old);
 }
 
-static Bool any(const LoopReads *r, const LoopChunkRef *c)
-{
-	(void)r;
-	(void)c;
-	return True;
-}
-
-/* Looked up since the set last forgot everything: it may hold words. */
-static Bool live(const LoopReads *r, const LoopChunkRef *c)
-{
-	return c->gen == r->gen;
-}
-
 /* A chunk's words for a new address, NULL at the limit. */
 static LoopWord *new_words(LoopReads *r)
 {
@@ -140,7 +127,7 @@ static LoopWord *new_words(LoopReads *r)
 		if (!r->spare)
 			r->spare = VG_(malloc)("witchspy.loopreads", loop_read_chunks_max * sizeof(*r->spare));
 		r->swept_gen = r->gen;
-		rehash(r, (UInt)__builtin_ctz(r->mask + 1), live);
+		rehash(r, (UInt)__builtin_ctz(r->mask + 1), True);
 	}
 	if (r->nspare) {
 		/* Renumbering passed it by: its words' times may not be
@@ -175,6 +162,6 @@ LoopWord *loop_reads_find(LoopReads *r, Addr a)
 	r->map[h] = (LoopChunkRef){ key, w, r->gen };
 	w = loop_reads_found(r, key, w, &r->map[h], a);
 	if (2 * (r->nchunks - r->nspare) > r->mask)
-		rehash(r, (UInt)__builtin_ctz(r->mask + 1) + 1, any);
+		rehash(r, (UInt)__builtin_ctz(r->mask + 1) + 1, False);
 	return w;
 }
