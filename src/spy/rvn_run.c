@@ -67,6 +67,13 @@ static inline struct cell *next_cell(struct cell *c, Addr p, Bool create)
 	return LIKELY((p & (SH_CHUNK - 1)) >= RVN_CELL) ? c + 1 : cell_at(p, create);
 }
 
+/* Each cell c, at p, of those from c0 (a cell's start; first its cell)
+ * up to end. Where create is False, a chunk between may have no cells:
+ * callers walk only cells that a number was put in, or read, whole. */
+#define FOR_CELLS(c, p, c0, first, end, create)                          \
+	for ((p) = (c0), (c) = (first); (p) < (end);                      \
+	     (p) += RVN_CELL, (c) = (p) < (end) ? next_cell((c), (p), (create)) : (c))
+
 static ULong cell_vn(const struct cell *c)
 {
 	return (ULong)c->hi << 32 | c->lo;
@@ -90,21 +97,25 @@ static UInt cell_node(const struct cell *c)
 	return c->node & ~CELL_HAS;
 }
 
+/* Put one value numbered vn in the cells from c0 (a cell's start) up to
+ * end, its pieces after the first; with empty, only in those that have
+ * no number. */
+static void put_whole(Addr c0, Addr end, ULong vn, UInt node, Bool empty)
+{
+	Addr p;
+	struct cell *c;
+
+	FOR_CELLS(c, p, c0, cell_at(c0, True), end, True)
+		if (!empty || !cell_has(c))
+			cell_set(c, p != c0 ? rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL)) : vn, node);
+}
+
 /* Fill the cells that [a, a + n) touches that have no number, as if one
  * value were there from a's cell on: a memory never written still reads
  * the same twice. */
 static void fill(Addr a, UInt n, UInt node)
 {
-	ULong vn = rvn_fresh();
-	Addr c0 = a & ~(Addr)(RVN_CELL - 1), p;
-	struct cell *c = cell_at(c0, True);
-
-	for (p = c0; p < a + n; p += RVN_CELL) {
-		if (p != c0)
-			c = next_cell(c, p, True);
-		if (!cell_has(c))
-			cell_set(c, p != c0 ? rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL)) : vn, node);
-	}
+	put_whole(a & ~(Addr)(RVN_CELL - 1), a + n, rvn_fresh(), node, True);
 }
 
 /*
@@ -131,44 +142,35 @@ static ULong mem_vn(Addr a, UInt n, UInt *first, struct cell **cp)
 		return a == c0 ? vn : rvn_mix(rvn_mix(vn, 0x5EC7), (a - c0) << 8 | n);
 	}
 	whole = a == c0 && end % RVN_CELL == 0;
-	for (q = c, p = c0 + RVN_CELL; p < end; p += RVN_CELL) {
-		q = next_cell(q, p, False);
+	FOR_CELLS(q, p, c0, c, end, False) {
 		if (!cell_has(q))
 			return 0;
-		whole = whole && cell_vn(q) == rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL));
+		whole = whole && (p == c0 || cell_vn(q) == rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL)));
 	}
 	*first = cell_node(c);
 	if (whole)
 		return vn;
 	h = rvn_mix(vn, 0x701E);
-	for (q = c, p = c0 + RVN_CELL; p < end; p += RVN_CELL) {
-		q = next_cell(q, p, False);
-		h = rvn_mix(h, cell_vn(q));
-	}
+	FOR_CELLS(q, p, c0, c, end, False)
+		if (p != c0)
+			h = rvn_mix(h, cell_vn(q));
 	return rvn_mix(h, (a - c0) << 8 | n);
 }
 
 static void mem_put(Addr a, UInt n, ULong vn, UInt node)
 {
 	Addr c0 = a & ~(Addr)(RVN_CELL - 1), p;
-	struct cell *c = cell_at(c0, True);
+	struct cell *c;
 
 	if (a == c0 && n % RVN_CELL == 0) {
-		cell_set(c, vn, node);
-		for (p = a + RVN_CELL; p < a + n; p += RVN_CELL) {
-			c = next_cell(c, p, True);
-			cell_set(c, rvn_piece(vn, RVN_CELL, (UInt)((p - a) / RVN_CELL)), node);
-		}
+		put_whole(c0, a + n, vn, node, False);
 		return;
 	}
 	/* Part of a cell, or across cells: each changes into a number of
 	 * what it held and what was written into it. */
-	for (p = c0; p < a + n; p += RVN_CELL) {
-		ULong old;
+	FOR_CELLS(c, p, c0, cell_at(c0, True), a + n, True) {
+		ULong old = rvn_mix(RVN_PART_SEED, cell_has(c) ? cell_vn(c) : rvn_fresh());
 
-		if (p != c0)
-			c = next_cell(c, p, True);
-		old = rvn_mix(RVN_PART_SEED, cell_has(c) ? cell_vn(c) : rvn_fresh());
 		cell_set(c, rvn_mix(rvn_mix(old, vn), (a - p + 64) << 8 | n), node);
 	}
 }
@@ -214,12 +216,13 @@ static UInt cell_bytes(Addr p, Addr a, Addr end)
  * every instruction's reads per address cost a cache miss per load, most
  * of a run's time.)
  */
-static Bool read_again(struct cell *c, Addr a, UInt n, UInt id)
+static Bool read_again(struct cell *c0, Addr a, UInt n, UInt id)
 {
-	Addr p = a & ~(Addr)(RVN_CELL - 1), end = a + n;
+	Addr p, end = a + n;
+	struct cell *c;
 	Bool again = True;
 
-	for (;;) {
+	FOR_CELLS(c, p, a & ~(Addr)(RVN_CELL - 1), c0, end, False) {
 		UInt bytes = cell_bytes(p, a, end);
 
 		if (c->reader >> 4 == id) {
@@ -229,11 +232,8 @@ static Bool read_again(struct cell *c, Addr a, UInt n, UInt id)
 			again = False;
 			c->reader = id << 4 | bytes;
 		}
-		p += RVN_CELL;
-		if (p >= end)
-			return again;
-		c = next_cell(c, p, False);
 	}
+	return again;
 }
 
 /* A load is redundant when the same instruction read the same number at
@@ -263,17 +263,13 @@ ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 }
 
 /* A store of the number already there still comes between two loads. */
-static void unread(struct cell *c, Addr a, UInt n)
+static void unread(struct cell *c0, Addr a, UInt n)
 {
-	Addr p = a & ~(Addr)(RVN_CELL - 1);
+	Addr p;
+	struct cell *c;
 
-	for (;;) {
+	FOR_CELLS(c, p, a & ~(Addr)(RVN_CELL - 1), c0, a + n, False)
 		c->reader = 0;
-		p += RVN_CELL;
-		if (p >= a + n)
-			return;
-		c = next_cell(c, p, False);
-	}
 }
 
 void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
