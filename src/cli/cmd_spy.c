@@ -66,6 +66,11 @@ static const char usage_text[] =
 	"                           intensive iterations are redundant (R, RI: 0.9 or\n"
 	"                           90%; default " TEXT(LOOP_A_DEFAULT) "," TEXT(LOOP_R_DEFAULT) ","
 	TEXT(LOOP_RI_DEFAULT) ")\n"
+	"  --exact-parts            loop: judge each part of an 8-byte word by when it\n"
+	"                           was read (a column of a byte or int matrix read\n"
+	"                           one element an iteration), not by when the word\n"
+	"                           was; slower where programs read bytes in short\n"
+	"                           loops\n"
 	"  -o, --output=DIR         output directory (default witch-PROGRAM-TOOLspy,\n"
 	"                           witch-PROGRAM-rvn, witch-PROGRAM-loop)\n"
 	"  --approx=X               relative tolerance for floating-point values\n"
@@ -102,6 +107,7 @@ struct spy_opts {
 	const char *thresholds;	/* --thresholds as given, NULL: none */
 	long reads;		/* loop: A, R and RI of --thresholds */
 	double ratio, iter_ratio;
+	int exact_parts;	/* loop --exact-parts */
 	int no_follow, verbose, quiet;
 };
 
@@ -190,6 +196,8 @@ static int check_tool_options(const struct spy_opts *o, const char *tool)
 		return fail("--burst applies to --tool=rvn, not --tool=%s", o->tool->name);
 	if (o->thresholds && strcmp(o->tool->name, "loop"))
 		return fail("--thresholds applies to --tool=loop, not --tool=%s", o->tool->name);
+	if (o->exact_parts && strcmp(o->tool->name, "loop"))
+		return fail("--exact-parts applies to --tool=loop, not --tool=%s", o->tool->name);
 	return 0;
 }
 
@@ -204,6 +212,7 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 		{ "history", required_argument, NULL, 'H' },
 		{ "burst", required_argument, NULL, 'B' },
 		{ "thresholds", required_argument, NULL, 'T' },
+		{ "exact-parts", no_argument, NULL, 'P' },
 		{ "no-follow", no_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -270,6 +279,9 @@ static int parse(int argc, char **argv, struct spy_opts *o)
 					    "(1 or more) and two shares above 0 and at most 1 (0.9 or 90%%), "
 					    "as --thresholds=" TEXT(LOOP_A_DEFAULT) "," TEXT(LOOP_R_DEFAULT) ","
 					    TEXT(LOOP_RI_DEFAULT), optarg);
+			break;
+		case 'P':
+			o->exact_parts = 1;
 			break;
 		case 'F':
 			o->no_follow = 1;
@@ -348,7 +360,7 @@ int cmd_spy(int argc, char **argv)
 	char a_tool[64], a_approx[64], a_history[64], a_burst[64], a_thresholds[128];
 	char a_loops[PATH_MAX + 32], a_finder[PATH_MAX + 32];
 	/* The tool, --approx, --stack, --by, --history, --burst, the loop
-	 * maps, their finder, the thresholds and the end. */
+	 * maps, their finder, the thresholds, --exact-parts and the end. */
 	const char *opts[12] = { a_tool };
 	char **vargv;
 	struct spy_opts o;
@@ -410,6 +422,8 @@ int cmd_spy(int argc, char **argv)
 		opts[n++] = a_loops;
 		opts[n++] = a_finder;
 		opts[n++] = a_thresholds;
+		if (o.exact_parts)
+			opts[n++] = "--witch-exact-parts=yes";
 	}
 	vargv = vg_argv(opts, outdir, o.no_follow, o.verbose, progress, path, argc, argv);
 	if (!vargv)

@@ -47,7 +47,8 @@
  * loops' header visits are counted in the stat loops_untracked only. */
 #define LOOP_MAX_ACTIVE 32
 /* Chunks of a thread's read set, each 128 KiB for 64 KiB of memory read
- * in loops (341 MiB for 170 MiB); reads past them are not tracked. */
+ * in loops (341 MiB for 170 MiB), and as much again where its words split
+ * (--exact-parts, loop_reads.h); reads past them are not tracked. */
 #define LOOP_READ_CHUNKS_MAX 2730
 /* Distinct nestings of loops in calling contexts that a run tells apart
  * for its loads' counts, at most 32 bytes each with their hash slots

@@ -96,6 +96,9 @@ static inline UInt loop_stack_below(UInt stack)
  * and the share of redundant iterations that flags a loop (the report's). */
 extern UInt loop_a;
 extern double loop_r, loop_ri;
+/* --witch-exact-parts: split words (judge_split), where a word's parts
+ * were read at different times, and loops began between. */
+extern Bool loop_exact_parts;
 /* The running thread's active loops: the reads' guard. */
 extern UInt loop_active;
 

@@ -43,6 +43,7 @@ void loop_write_stats(struct core_profile *o)
 	core_profile_stat(o, "reads_untracked", loop_st.reads_untracked);
 	core_profile_stat(o, "loops_untracked", loop_st.loops_untracked);
 	core_profile_stat(o, "reads_unattributed", loop_st.reads_unattributed);
+	core_profile_stat(o, "exact_parts", loop_exact_parts);
 	core_profile_stat(o, "loops", loop_map_count());
 	core_profile_stat(o, "modules_unmapped", loop_map_unmapped());
 }

@@ -37,8 +37,11 @@ void loop_reads_free(LoopReads *r)
 	if (!r->map)
 		return;
 	for (i = 0; i <= r->mask; i++)
-		if (r->map[i].key)
+		if (r->map[i].key) {
 			VG_(free)(r->map[i].words);
+			if (r->map[i].olds)
+				VG_(free)(r->map[i].olds);
+		}
 	for (i = 0; i < r->nspare; i++)
 		VG_(free)(r->spare[i]);
 	VG_(free)(r->spare);
@@ -67,23 +70,29 @@ UInt loop_reads_rank(UInt t, const UInt *bounds, UInt n)
  * it costs less than a word's time of 64 bits would in cache misses. */
 void loop_reads_renumber(LoopReads *r, const UInt *bounds, UInt n)
 {
-	UInt i, j;
+	UInt i, j, k;
 
 	for (i = 0; i <= r->mask; i++) {
 		LoopWord *w = r->map[i].words;
+		LoopOld *o = r->map[i].olds;
 
 		if (!r->map[i].key)
 			continue;
-		for (j = 0; j < WORDS; j++)
-			w[j].when = loop_reads_rank(loop_word_last(&w[j]), bounds, n) << 8 |
-				    loop_word_known(&w[j]);
+		for (j = 0; j < WORDS; j++) {
+			w[j].when = loop_reads_rank(loop_word_last(&w[j]), bounds, n) << 9 |
+				    (w[j].when & 0x1ff);
+			for (k = 0; (w[j].when & LOOP_WORD_SPLIT) && k < LOOP_OLD_PARTS; k++)
+				o[j].when[k] = loop_reads_rank(o[j].when[k] >> 9, bounds, n) << 9 |
+					       (o[j].when[k] & 0xff);
+		}
 	}
 	r->horizon = 0;
 }
 
 ULong loop_reads_bytes(const LoopReads *r)
 {
-	return r->map ? (ULong)r->nchunks * WORDS * sizeof(LoopWord) : 0;
+	return r->map ? (ULong)r->nchunks * WORDS * sizeof(LoopWord) +
+				(ULong)r->nolds * WORDS * sizeof(LoopOld) : 0;
 }
 
 static UInt slot(Addr key, UInt mask)
@@ -105,6 +114,10 @@ static void rehash(LoopReads *r, UInt bits, Bool sweep)
 			continue;
 		if (sweep && old[i].gen != r->gen) {
 			r->spare[r->nspare++] = old[i].words;
+			if (old[i].olds) {
+				VG_(free)(old[i].olds);
+				r->nolds--;
+			}
 			continue;
 		}
 		for (h = slot(old[i].key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
@@ -159,9 +172,17 @@ LoopWord *loop_reads_find(LoopReads *r, Addr a)
 	/* A sweep makes the map anew: the key's slot again. */
 	for (h = slot(key, r->mask); r->map[h].key; h = (h + 1) & r->mask)
 		;
-	r->map[h] = (LoopChunkRef){ key, w, r->gen };
+	r->map[h] = (LoopChunkRef){ key, w, NULL, r->gen };
 	w = loop_reads_found(r, key, w, &r->map[h], a);
 	if (2 * (r->nchunks - r->nspare) > r->mask)
 		rehash(r, (UInt)__builtin_ctz(r->mask + 1) + 1, False);
 	return w;
+}
+
+LoopOld *loop_reads_olds(LoopReads *r, LoopChunkRef *ref)
+{
+	/* Read only where a word says split, written first. */
+	ref->olds = VG_(malloc)("witchspy.loopolds", WORDS * sizeof(LoopOld));
+	r->nolds++;
+	return ref->olds;
 }

@@ -7,10 +7,10 @@
 
 #include "pub_tool_basics.h"
 
-/* The loop clock (loop_run.c) has 24 bits, so that a word's time and its
- * known bytes share 32: it wraps after 16 million iteration starts, and
- * then the set is renumbered (loop_reads_renumber). */
-#define LOOP_CLOCK_BITS 24
+/* The loop clock (loop_run.c) has 23 bits, so that a word's time, its
+ * known bytes and whether it is split share 32: it wraps after 8 million
+ * iteration starts, and then the set is renumbered (loop_reads_renumber). */
+#define LOOP_CLOCK_BITS 23
 #define LOOP_CLOCK_MAX ((1u << LOOP_CLOCK_BITS) - 1)
 
 /*
@@ -24,16 +24,24 @@
  * line: the set is as large as the memory its loops read, twice over,
  * and most of a read's time went to missing the cache on its word
  * (bzip2, with 24-byte words).
+ *
+ * With --witch-exact-parts, a word is split (LOOP_WORD_SPLIT) when some
+ * of its known bytes were read before the innermost active loop began
+ * and the others since: those keep their own times and answers in the
+ * word's LoopOld, which only split words use (a column of a byte or int
+ * matrix read one element an iteration; loop_run.c).
  */
 typedef struct {
 	ULong v;
 	UInt red;
-	UInt when;		/* last << 8 | known */
+	UInt when;		/* last << 9 | split << 8 | known */
 } LoopWord;
+
+#define LOOP_WORD_SPLIT 0x100u
 
 static inline UInt loop_word_last(const LoopWord *w)
 {
-	return w->when >> 8;
+	return w->when >> 9;
 }
 
 static inline UInt loop_word_known(const LoopWord *w)
@@ -41,9 +49,19 @@ static inline UInt loop_word_known(const LoopWord *w)
 	return w->when & 0xff;
 }
 
+/* The older parts of a split word, oldest first: their bytes (among the
+ * word's known ones), when they were read and for which activations
+ * redundantly. */
+#define LOOP_OLD_PARTS 2
+typedef struct {
+	UInt when[LOOP_OLD_PARTS];	/* last << 9 | bytes; no bytes: none */
+	UInt red[LOOP_OLD_PARTS];
+} LoopOld;
+
 typedef struct {
 	Addr key;		/* address >> LOOP_CHUNK_BITS, + 1 (0: free) */
 	LoopWord *words;
+	LoopOld *olds;		/* its words' older parts, made at its first split */
 	UInt gen;		/* the set's gen when last looked up */
 } LoopChunkRef;
 
@@ -57,6 +75,7 @@ typedef struct {
 typedef struct {
 	LoopChunkRef *map;	/* open addressing */
 	UInt mask, nchunks;	/* chunks: in the map and spare */
+	UInt nolds;		/* chunks with older parts */
 	Addr last_key;		/* the chunk the last lookup found */
 	LoopWord *last_words;
 	Addr prev_key;		/* and the one before: loops read the stack */
@@ -123,6 +142,18 @@ static inline LoopWord *loop_reads_word(LoopReads *r, Addr a)
 	if (LIKELY(key == r->prev_key))
 		return loop_reads_found(r, key, r->prev_words, r->prev_ref, a);
 	return loop_reads_find(r, a);
+}
+/* The older parts of the chunk ref, made. */
+LoopOld *loop_reads_olds(LoopReads *r, LoopChunkRef *ref);
+
+/* The older parts of w, a word of the chunk found last (loop_reads_word
+ * found it), made on first use in that chunk. */
+static inline LoopOld *loop_reads_old(LoopReads *r, const LoopWord *w)
+{
+	LoopChunkRef *ref = r->last_ref;
+	LoopOld *o = LIKELY(ref->olds != NULL) ? ref->olds : loop_reads_olds(r, ref);
+
+	return &o[w - ref->words];
 }
 /* The bytes of the set's chunks (the progress line's shadow memory). */
 ULong loop_reads_bytes(const LoopReads *r);

@@ -14,7 +14,9 @@
  * each iteration start (and invocation start, and end), a read takes its
  * time, and its read set (loop_reads.c)
  * keeps, per word of memory, the bytes last read there, when, and for
- * each active loop whether that read was redundant for it. For
+ * each active loop whether that read was redundant for it (and, with
+ * --witch-exact-parts, the same for bytes of the word read before the
+ * innermost loop began: older parts, judge_split). For
  * activation k with invocation start I and iteration start S, a read of
  * the bytes a word last gave at time t is redundant iff some earlier read
  * of them fell in [I, S): if t >= S they were already read in this
@@ -47,6 +49,7 @@
 #include "core/contract.h"
 
 UInt loop_a = LOOP_A_DEFAULT;
+Bool loop_exact_parts;
 double loop_r = LOOP_R_DEFAULT, loop_ri = LOOP_RI_DEFAULT;
 UInt loop_active;
 LoopStats loop_st;
@@ -375,29 +378,183 @@ static UInt first_acts(UInt n)
 }
 
 /*
- * The activations for which re-reading the bytes word w last gave is
- * redundant. From the innermost out, the first activation whose
- * invocation began by that read (clock w->last) decides: the ones inside
- * it began later, and for the ones around it the read fell in their
- * current iteration, where w->red kept the answer. So does it for that
- * one if its current iteration began by then too; else the read was in
- * an earlier iteration of its invocation: redundant for it.
+ * The activations for which re-reading bytes last read at clock `last`,
+ * with answers `red`, is redundant. From the innermost out, the first
+ * activation whose invocation began by that read decides: the ones
+ * inside it began later, and for the ones around it the read fell in
+ * their current iteration, where red kept the answer. So does it for
+ * that one if its current iteration began by then too; else the read was
+ * in an earlier iteration of its invocation: redundant for it.
  */
 static inline __attribute__((always_inline))
-UInt redundant_for(const LoopThread *lt, const LoopWord *w)
+UInt redundant_for(const LoopThread *lt, UInt last, UInt red)
 {
-	UInt last = loop_word_last(w);
 	Int k;
 
 	for (k = (Int)lt->n - 1; k >= 0; k--) {
 		const LoopAct *a = &lt->act[k];
 
 		if (last >= a->iter_start)
-			return w->red & first_acts((UInt)k + 1);
+			return red & first_acts((UInt)k + 1);
 		if (last >= a->inv_start)
-			return 1u << k | (w->red & first_acts((UInt)k));
+			return 1u << k | (red & first_acts((UInt)k));
 	}
 	return 0;
+}
+
+/* How many of the active loops began by clock t. Times of one depth
+ * compare alike with the starts of the loops active now, but for the
+ * current iterations' (which, once over, differ from neither). */
+static UInt depth_of(const LoopThread *lt, UInt t)
+{
+	UInt k = 0;
+
+	while (k < lt->n && lt->act[k].inv_start <= t)
+		k++;
+	return k;
+}
+
+/*
+ * judge_exact for a split word: its older parts (od, oldest first) and
+ * then `main`, the bytes read at `last`; not the read's common cases,
+ * which judge_exact and judge_older take. The read is judged by the parts
+ * it reads, redundant for an activation where each part is. Then
+ * what was read since the innermost loop began joins the read, a time of
+ * its depth; of what is left, parts of one depth become one (at the
+ * later time, redundant where both were), and the two oldest too where
+ * three depths are left.
+ */
+static __attribute__((noinline))
+UInt judge_split(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, UInt now,
+		 UInt main)
+{
+	UInt inner = lt->act[lt->n - 1].inv_start, last = loop_word_last(w);
+	UInt red = 0, np = 0, nq = 0, known = main, left = 0, i;
+	LoopOld *od = loop_reads_old(&lt->reads, w);
+	/* Parts as arrays of fields: a part copied whole is read back across
+	 * the stores that made it, which stalled a fifth of this function. */
+	UInt pt[LOOP_OLD_PARTS + 1], pb[LOOP_OLD_PARTS + 1], pr[LOOP_OLD_PARTS + 1];
+	UInt qt[LOOP_OLD_PARTS + 1], qb[LOOP_OLD_PARTS + 1], qr[LOOP_OLD_PARTS + 1];
+
+	for (i = 0; i < LOOP_OLD_PARTS; i++)
+		if (od->when[i] & 0xff) {
+			pt[np] = od->when[i] >> 9;
+			pb[np] = od->when[i] & 0xff;
+			pr[np++] = od->red[i];
+			known |= od->when[i] & 0xff;
+		}
+	pt[np] = last;
+	pb[np] = main;
+	pr[np++] = w->red;
+	if ((known & bytes) == bytes && !((w->v ^ x) & mask)) {
+		red = ~0u;
+		for (i = 0; i < np; i++)
+			if (pb[i] & bytes)
+				red &= redundant_for(lt, pt[i], pr[i]);
+	}
+	for (i = 0; i < np; i++) {
+		UInt b = pb[i] & ~bytes;
+
+		if (!b || pt[i] >= inner)
+			continue;
+		left |= b;
+		if (nq && depth_of(lt, qt[nq - 1]) == depth_of(lt, pt[i])) {
+			qt[nq - 1] = pt[i];
+			qb[nq - 1] |= b;
+			qr[nq - 1] &= pr[i];
+		} else {
+			qt[nq] = pt[i];
+			qb[nq] = b;
+			qr[nq++] = pr[i];
+		}
+	}
+	if (nq > LOOP_OLD_PARTS) {
+		qt[0] = qt[1];
+		qb[0] |= qb[1];
+		qr[0] &= qr[1];
+		qt[1] = qt[2];
+		qb[1] = qb[2];
+		qr[1] = qr[2];
+		nq--;
+	}
+	for (i = 0; i < LOOP_OLD_PARTS; i++) {
+		od->when[i] = i < nq ? qt[i] << 9 | qb[i] : 0;
+		od->red[i] = i < nq ? qr[i] : 0;
+	}
+	w->v = (w->v & ~mask) | (x & mask);
+	w->when = now << 9 | (nq ? LOOP_WORD_SPLIT : 0) | ((known | bytes) & ~left);
+	w->red = red;
+	return red;
+}
+
+/* The bytes `others` of w, read before the innermost loop began, become
+ * its one older part (judge_exact). */
+static __attribute__((noinline))
+void split_word(LoopThread *lt, const LoopWord *w, UInt others)
+{
+	LoopOld *od = loop_reads_old(&lt->reads, w);
+
+	od->when[0] = loop_word_last(w) << 9 | others;
+	od->red[0] = w->red;
+	od->when[1] = 0;
+}
+
+/*
+ * judge_word for a read of a split word's older bytes, or of its newest
+ * part's when that was read before the innermost loop began (main: its
+ * bytes). Most reads there are of the one older part's bytes, with the
+ * newest part read since the innermost loop began, which joins the read.
+ */
+static __attribute__((noinline))
+UInt judge_older(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, UInt now,
+		 UInt main)
+{
+	LoopOld *od = loop_reads_old(&lt->reads, w);
+	UInt red = 0, rest;
+
+	if ((od->when[1] & 0xff) || (bytes & ~od->when[0] & 0xff) ||
+	    loop_word_last(w) < lt->act[lt->n - 1].inv_start)
+		return judge_split(lt, w, bytes, mask, x, now, main);
+	if (!((w->v ^ x) & mask))
+		red = redundant_for(lt, od->when[0] >> 9, od->red[0]);
+	od->when[0] &= ~bytes;
+	rest = od->when[0] & 0xff;
+	w->v = (w->v & ~mask) | (x & mask);
+	w->when = now << 9 | (rest ? LOOP_WORD_SPLIT : 0) | main | bytes;
+	w->red = red;
+	return red;
+}
+
+/*
+ * judge_word with loop_exact_parts. Where this read is of some of w's
+ * bytes and the others were read before the innermost loop began, the
+ * word splits: the others become its older part, and keep their time
+ * and answers (split_word); a split word's `known` is then its newest
+ * part's bytes, whose reads alone are judged here as any word's. Reads
+ * of its older bytes, or of its newest part's when that was read before
+ * the innermost loop began, go to judge_older.
+ */
+static __attribute__((noinline))
+UInt judge_exact(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, UInt now)
+{
+	UInt last = loop_word_last(w), red = 0;
+	UInt known = last > lt->reads.horizon ? loop_word_known(w) : 0;
+	UInt split = known ? w->when & LOOP_WORD_SPLIT : 0;
+	UInt older = (known & ~bytes) && last < lt->act[lt->n - 1].inv_start;
+
+	if (split && ((bytes & ~known) || older))
+		return judge_older(lt, w, bytes, mask, x, now, known);
+	if ((known & bytes) == bytes && !((w->v ^ x) & mask))
+		red = redundant_for(lt, last, w->red);
+	if (!split && older) {
+		split_word(lt, w, known & ~bytes);
+		split = LOOP_WORD_SPLIT;
+		known = bytes;
+	}
+	w->v = (w->v & ~mask) | (x & mask);
+	w->when = now << 9 | split | known | bytes;
+	w->red = red;
+	return red;
 }
 
 /*
@@ -405,6 +562,16 @@ UInt redundant_for(const LoopThread *lt, const LoopWord *w)
  * o of word w, whose bytes are x (in place), is redundant; then w holds
  * this read, at time now. A part of a read whose bytes are not what was
  * last read there (or were never read) is a new pair: redundant for none.
+ *
+ * A word's bytes share one time. Where this read is of some of them and
+ * the others were read before the innermost loop began, the others take
+ * this read's time: re-read in a later iteration, they look re-read,
+ * though they were not read in this invocation before (a column of a
+ * byte or int matrix read an element an iteration: each element's word
+ * was read by the iteration before, which read its neighbour), unless
+ * loop_exact_parts keeps them apart (judge_exact). Bytes read since that
+ * loop began may join the read: their times differ from its only within
+ * the current iterations.
  */
 static inline __attribute__((always_inline))
 UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, UInt now)
@@ -413,10 +580,12 @@ UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, UInt now
 	ULong mask = len == 8 ? ~0ULL : (((1ULL << (8 * len)) - 1) << (8 * o));
 	UInt known = loop_word_last(w) > lt->reads.horizon ? loop_word_known(w) : 0;
 
+	if (UNLIKELY(loop_exact_parts))
+		return judge_exact(lt, w, bytes, mask, x, now);
 	if ((known & bytes) == bytes && !((w->v ^ x) & mask))
-		red = redundant_for(lt, w);
+		red = redundant_for(lt, loop_word_last(w), w->red);
 	w->v = (w->v & ~mask) | (x & mask);
-	w->when = now << 8 | known | bytes;
+	w->when = now << 9 | known | bytes;
 	w->red = red;
 	return red;
 }

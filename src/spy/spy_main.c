@@ -15,6 +15,7 @@
  *                                   shadow (tests: a small limit)
  *   --witch-loop-stacks=N           loop: nestings of loops whose loads are told
  *                                   apart (tests: a small limit)
+ *   --witch-exact-parts=yes|no      loop: a time per part of a word (loop_run.c)
  *   --witch-by=symbol|value         rvn: numbers by operation (the thesis's RVN),
  *                                   or an instruction's results by operand values
  *   --witch-history=N               rvn --witch-by=value: its last N results [16]
@@ -95,6 +96,7 @@ static Bool process_option(const HChar *arg)
 	} else if (VG_BINT_CLO(arg, "--witch-loop-chunks", loop_read_chunks_max, 1,
 			       LOOP_READ_CHUNKS_MAX)) {
 	} else if (VG_BINT_CLO(arg, "--witch-loop-stacks", loop_stacks_max, 1, LOOP_STACKS_MAX)) {
+	} else if (VG_BOOL_CLO(arg, "--witch-exact-parts", loop_exact_parts)) {
 	} else if (VG_STR_CLO(arg, "--witch-loops", v)) {
 		spy_cfg.loops = v;
 	} else if (VG_STR_CLO(arg, "--witch-loop-finder", v)) {

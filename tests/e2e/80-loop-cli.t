@@ -24,9 +24,12 @@ expect_error "--thresholds without its value" "^witch spy: --thresholds needs th
 	"$WITCH" spy --tool=loop --thresholds
 like "$("$WITCH" spy --thresholds=5,0.9,0.8 -- "$p" 2>&1)" "^witch spy: --thresholds applies to --tool=loop, not --tool=dead$" \
 	"--thresholds without --tool=loop says which tool it belongs to"
+like "$("$WITCH" spy --tool=rvn --exact-parts -- "$p" 2>&1)" "^witch spy: --exact-parts applies to --tool=loop, not --tool=rvn$" \
+	"--exact-parts without --tool=loop says which tool it belongs to"
 "$WITCH" spy --help >"$TMP/help"
 like "$(cat "$TMP/help")" '--tool=dead\|silent\|load\|rvn\|loop' "--help lists the loop tool"
 like "$(cat "$TMP/help")" '--thresholds=A,R,RI' "--help explains --thresholds"
+like "$(cat "$TMP/help")" '--exact-parts +loop: judge each part' "--help explains --exact-parts"
 
 # A valgrind that notes each command line, to see what the runs are given.
 real=$(command -v valgrind)
@@ -51,6 +54,9 @@ is "$(cat "$TMP/l.out")" "$("$p" 30)" "its output passes through, once"
 like "$(cat "$TMP/l.err")" "^witch spy: 1 profile in $TMP/l" "one summary line"
 is "$(wc -l <"$TMP/l.err" | tr -d ' ')" 1 "and nothing else on stderr"
 is "$(sed -n 's/^tool //p' "$TMP/l"/*.witch)" loop "the profile is of tool loop"
+PATH=$TMP/bin:$PATH "$WITCH" spy --quiet --tool=loop --exact-parts -o "$TMP/lx" -- "$p" 3 >/dev/null
+like "$(sed -n 2p "$TMP/vg.args")" " --witch-thresholds=10,0.9,0.8 --witch-exact-parts=yes " \
+	"--exact-parts goes to the tool"
 
 map=$(grep -lx "module $p" "$TMP/l/cfg"/*.map)
 [ -s "$map" ]; ok $? "the program's loop map is in DIR/cfg"

@@ -6,7 +6,8 @@
 # fixed version not; an outer repetition of the whole scan not flagged
 # for the scan's redundancy; read sets per thread; a forked child's own
 # profile; a read set too large for its table said so; the program's
-# SIGCHLD delivered while a module's loops are found.
+# SIGCHLD delivered while a module's loops are found; matrices read down
+# their columns.
 . "$(dirname "$0")/lib.sh"
 
 # loop DIR PROG ARGS...: witch spy --tool=loop into DIR, its JSON in DIR.json
@@ -113,6 +114,43 @@ loop "$TMP/rep" loop_scan bad 2000 500 4
 is "$(flagged "$TMP/rep.json" loop_scan bug)" true "repeated: the scan is flagged"
 is "$(flagged "$TMP/rep.json" loop_scan repeat)" false "the repetition around it is not"
 is "$(at "$TMP/rep.json" loop_scan repeat iterations)" 4 "the repetition's 4 iterations"
+
+# Matrices read down their columns (tests/progs/loop_columns.c): each
+# iteration reads the bytes or ints beside those the iteration before
+# read, in the same 8-byte words, which an earlier loop read too.
+# --exact-parts judges each part of a word by when it was read: no pass
+# re-reads within itself, and the frame loop that repeats the passes
+# re-reads everything after its first frame.
+"$WITCH" spy --quiet --tool=loop --exact-parts -o "$TMP/col" -- "$PROGS/loop_columns" image 8 >/dev/null
+ok $? "witch spy --tool=loop --exact-parts loop_columns image 8"
+"$WITCH" report --format=json "$TMP/col" >"$TMP/col.json"
+is "$(at "$TMP/col.json" loop_columns columns redundant_reads)" 0 "a pass down a byte image's columns re-reads nothing"
+is "$(flagged "$TMP/col.json" loop_columns columns)" false "... and is not flagged"
+is "$(at "$TMP/col.json" loop_columns rows redundant_reads)" 0 "nor does the pass along its rows"
+is "$(at "$TMP/col.json" loop_columns frames redundant_reads)" $((7 * 2 * 64 * 64)) "the frame loop re-reads both passes' reads from its second frame on"
+is "$(flagged "$TMP/col.json" loop_columns frames)" true "... and is flagged"
+is "$(json "$TMP/col.json" '.totals.stats.exact_parts')" 1 "the profile says its parts were judged apart"
+# By default a word's bytes share one time (docs/spy.md): the column
+# pass is found to re-read (7 of 8 iterations), and claims the frame
+# loop's reads.
+loop "$TMP/colw" loop_columns image 8
+is "$(flagged "$TMP/colw.json" loop_columns columns)" true "without --exact-parts, the column pass looks re-reading"
+is "$(flagged "$TMP/colw.json" loop_columns frames)" false "... and claims the frame loop's reads"
+is "$(json "$TMP/colw.json" '.totals.stats.exact_parts')" 0 "... and the profile says so"
+# The same over a wrap of the loop clock (8 million iteration starts):
+# the split words' older parts keep their order among the loops' starts.
+"$WITCH" spy --quiet --tool=loop --exact-parts -o "$TMP/colr" -- "$PROGS/loop_columns" image 1100 >/dev/null
+"$WITCH" report --format=json "$TMP/colr" >"$TMP/colr.json"
+is "$(at "$TMP/colr.json" loop_columns columns redundant_reads)" 0 "1100 frames, past the clock's wrap: the column pass still re-reads nothing"
+is "$(at "$TMP/colr.json" loop_columns frames redundant_reads)" $((1099 * 2 * 64 * 64)) "... and the frame loop every frame after the first"
+# C = A B for 48 x 48 ints: the loop over C's columns re-reads A's row,
+# half its reads, and B's columns (ints side by side) once; the dot
+# product re-reads nothing (by default: 162432 and 54144).
+"$WITCH" spy --quiet --tool=loop --exact-parts -o "$TMP/mm" -- "$PROGS/loop_columns" matmul >/dev/null
+"$WITCH" report --format=json "$TMP/mm" >"$TMP/mm.json"
+is "$(at "$TMP/mm.json" loop_columns cols redundant_reads)" $((48 * 47 * 48)) "matrix product: the column loop re-reads A's row, and nothing else"
+is "$(at "$TMP/mm.json" loop_columns cols redundant_iterations)" 0 "... half of each iteration: none redundant"
+is "$(at "$TMP/mm.json" loop_columns dot redundant_reads)" 0 "the dot product re-reads nothing"
 
 # A stripped program: its functions are bounded by their call frame
 # entries, not by the instructions that ran (which a never-run error path
