@@ -131,15 +131,17 @@ static int install_standin(int sig)
 	return real_sigaction(sig, &sa, NULL);
 }
 
-/* While the program leaves `sig` at its default, fn stands in for it. */
+/* While the program leaves `sig` at its default, fn stands in for it:
+ * from the start, or from when the program sets the default (SIGINT
+ * starts ignored in a background job of a shell without job control, and
+ * a program may set it back; the signal's death still writes a profile). */
 static void stand_in(int sig, void (*fn)(int, siginfo_t *, void *))
 {
 	standin[sig] = fn;
 	if (real_sigaction(sig, NULL, &app_action[sig]) < 0 ||
-	    app_action[sig].sa_handler != SIG_DFL)
+	    (app_action[sig].sa_handler == SIG_DFL && install_standin(sig) < 0))
 		return;
-	if (install_standin(sig) == 0)
-		managed[sig] = STANDIN;
+	managed[sig] = STANDIN;
 }
 
 void core_interpose_signals(const int *own, int n, void (*on_sigio)(int, siginfo_t *, void *))

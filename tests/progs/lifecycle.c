@@ -131,8 +131,12 @@ int main(int argc, char **argv)
 		abort();
 	if (!strcmp(mode, "term"))
 		kill(getpid(), SIGTERM);
-	if (!strcmp(mode, "int"))
+	if (!strcmp(mode, "int")) {
+		/* A background job of a shell without job control starts
+		 * with SIGINT ignored: the mode is a death by it. */
+		signal(SIGINT, SIG_DFL);
 		kill(getpid(), SIGINT);
+	}
 	if (!strcmp(mode, "thread-exit")) {
 		pthread_t t;
 
