@@ -79,11 +79,12 @@ void loop_reads_renumber(LoopReads *r, const UInt *bounds, UInt n)
 		if (!r->map[i].key)
 			continue;
 		for (j = 0; j < WORDS; j++) {
-			w[j].when = loop_reads_rank(loop_word_last(&w[j]), bounds, n) << 9 |
-				    (w[j].when & 0x1ff);
+			w[j].when = loop_when(loop_reads_rank(loop_word_last(&w[j]), bounds, n),
+					      w[j].when & (LOOP_WORD_SPLIT | 0xff));
 			for (k = 0; (w[j].when & LOOP_WORD_SPLIT) && k < LOOP_OLD_PARTS; k++)
-				o[j].when[k] = loop_reads_rank(o[j].when[k] >> 9, bounds, n) << 9 |
-					       (o[j].when[k] & 0xff);
+				o[j].when[k] = loop_when(loop_reads_rank(loop_when_time(o[j].when[k]),
+									 bounds, n),
+							 loop_when_bytes(o[j].when[k]));
 		}
 	}
 	r->horizon = 0;

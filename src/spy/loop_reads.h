@@ -39,14 +39,30 @@ typedef struct {
 
 #define LOOP_WORD_SPLIT 0x100u
 
+/* A `when` of a word or of an older part: a time and flags (bytes). */
+static inline UInt loop_when(UInt t, UInt flags)
+{
+	return t << 9 | flags;
+}
+
+static inline UInt loop_when_time(UInt when)
+{
+	return when >> 9;
+}
+
+static inline UInt loop_when_bytes(UInt when)
+{
+	return when & 0xff;
+}
+
 static inline UInt loop_word_last(const LoopWord *w)
 {
-	return w->when >> 9;
+	return loop_when_time(w->when);
 }
 
 static inline UInt loop_word_known(const LoopWord *w)
 {
-	return w->when & 0xff;
+	return loop_when_bytes(w->when);
 }
 
 /* The older parts of a split word, oldest first: their bytes (among the

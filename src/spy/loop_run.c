@@ -414,15 +414,28 @@ static UInt depth_of(const LoopThread *lt, UInt t)
 	return k;
 }
 
+/* w holds the read of bytes x (in place, mask) at time now, with flags
+ * (LOOP_WORD_SPLIT, known bytes) and answers red; red is returned. */
+static inline __attribute__((always_inline))
+UInt put_read(LoopWord *w, ULong mask, ULong x, UInt now, UInt flags, UInt red)
+{
+	w->v = (w->v & ~mask) | (x & mask);
+	w->when = loop_when(now, flags);
+	w->red = red;
+	return red;
+}
+
 /*
- * judge_exact for a split word: its older parts (od, oldest first) and
- * then `main`, the bytes read at `last`; not the read's common cases,
- * which judge_exact and judge_older take. The read is judged by the parts
- * it reads, redundant for an activation where each part is. Then
- * what was read since the innermost loop began joins the read, a time of
- * its depth; of what is left, parts of one depth become one (at the
- * later time, redundant where both were), and the two oldest too where
- * three depths are left.
+ * judge_exact for a split word whose older bytes this read reads, or
+ * whose newest part (`main`, the bytes read at `last`) was read before
+ * the innermost loop began. Most often the read is of the one older
+ * part's bytes, and the newest part was read since that loop began: it
+ * joins the read. Else the word's parts, its older ones (oldest first)
+ * and then the newest, judge the read, redundant for an activation where
+ * each part it reads is. Then what was read since the innermost loop
+ * began joins the read, a time of its depth; of what is left, parts of
+ * one depth become one (at the later time, redundant where both were),
+ * and the two oldest too where three depths are left.
  */
 static __attribute__((noinline))
 UInt judge_split(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, UInt now,
@@ -436,12 +449,20 @@ UInt judge_split(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, U
 	UInt pt[LOOP_OLD_PARTS + 1], pb[LOOP_OLD_PARTS + 1], pr[LOOP_OLD_PARTS + 1];
 	UInt qt[LOOP_OLD_PARTS + 1], qb[LOOP_OLD_PARTS + 1], qr[LOOP_OLD_PARTS + 1];
 
+	if (!loop_when_bytes(od->when[1]) && !(bytes & ~loop_when_bytes(od->when[0])) &&
+	    last >= inner) {
+		if (!((w->v ^ x) & mask))
+			red = redundant_for(lt, loop_when_time(od->when[0]), od->red[0]);
+		od->when[0] &= ~bytes;
+		return put_read(w, mask, x, now,
+				(loop_when_bytes(od->when[0]) ? LOOP_WORD_SPLIT : 0) | main | bytes, red);
+	}
 	for (i = 0; i < LOOP_OLD_PARTS; i++)
-		if (od->when[i] & 0xff) {
-			pt[np] = od->when[i] >> 9;
-			pb[np] = od->when[i] & 0xff;
+		if (loop_when_bytes(od->when[i])) {
+			pt[np] = loop_when_time(od->when[i]);
+			pb[np] = loop_when_bytes(od->when[i]);
 			pr[np++] = od->red[i];
-			known |= od->when[i] & 0xff;
+			known |= pb[np - 1];
 		}
 	pt[np] = last;
 	pb[np] = main;
@@ -478,13 +499,10 @@ UInt judge_split(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, U
 		nq--;
 	}
 	for (i = 0; i < LOOP_OLD_PARTS; i++) {
-		od->when[i] = i < nq ? qt[i] << 9 | qb[i] : 0;
+		od->when[i] = i < nq ? loop_when(qt[i], qb[i]) : 0;
 		od->red[i] = i < nq ? qr[i] : 0;
 	}
-	w->v = (w->v & ~mask) | (x & mask);
-	w->when = now << 9 | (nq ? LOOP_WORD_SPLIT : 0) | ((known | bytes) & ~left);
-	w->red = red;
-	return red;
+	return put_read(w, mask, x, now, (nq ? LOOP_WORD_SPLIT : 0) | ((known | bytes) & ~left), red);
 }
 
 /* The bytes `others` of w, read before the innermost loop began, become
@@ -494,35 +512,9 @@ void split_word(LoopThread *lt, const LoopWord *w, UInt others)
 {
 	LoopOld *od = loop_reads_old(&lt->reads, w);
 
-	od->when[0] = loop_word_last(w) << 9 | others;
+	od->when[0] = loop_when(loop_word_last(w), others);
 	od->red[0] = w->red;
 	od->when[1] = 0;
-}
-
-/*
- * judge_word for a read of a split word's older bytes, or of its newest
- * part's when that was read before the innermost loop began (main: its
- * bytes). Most reads there are of the one older part's bytes, with the
- * newest part read since the innermost loop began, which joins the read.
- */
-static __attribute__((noinline))
-UInt judge_older(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, UInt now,
-		 UInt main)
-{
-	LoopOld *od = loop_reads_old(&lt->reads, w);
-	UInt red = 0, rest;
-
-	if ((od->when[1] & 0xff) || (bytes & ~od->when[0] & 0xff) ||
-	    loop_word_last(w) < lt->act[lt->n - 1].inv_start)
-		return judge_split(lt, w, bytes, mask, x, now, main);
-	if (!((w->v ^ x) & mask))
-		red = redundant_for(lt, od->when[0] >> 9, od->red[0]);
-	od->when[0] &= ~bytes;
-	rest = od->when[0] & 0xff;
-	w->v = (w->v & ~mask) | (x & mask);
-	w->when = now << 9 | (rest ? LOOP_WORD_SPLIT : 0) | main | bytes;
-	w->red = red;
-	return red;
 }
 
 /*
@@ -532,7 +524,7 @@ UInt judge_older(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, U
  * and answers (split_word); a split word's `known` is then its newest
  * part's bytes, whose reads alone are judged here as any word's. Reads
  * of its older bytes, or of its newest part's when that was read before
- * the innermost loop began, go to judge_older.
+ * the innermost loop began, go to judge_split.
  */
 static __attribute__((noinline))
 UInt judge_exact(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, UInt now)
@@ -543,7 +535,7 @@ UInt judge_exact(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, U
 	UInt older = (known & ~bytes) && last < lt->act[lt->n - 1].inv_start;
 
 	if (split && ((bytes & ~known) || older))
-		return judge_older(lt, w, bytes, mask, x, now, known);
+		return judge_split(lt, w, bytes, mask, x, now, known);
 	if ((known & bytes) == bytes && !((w->v ^ x) & mask))
 		red = redundant_for(lt, last, w->red);
 	if (!split && older) {
@@ -551,10 +543,7 @@ UInt judge_exact(LoopThread *lt, LoopWord *w, UInt bytes, ULong mask, ULong x, U
 		split = LOOP_WORD_SPLIT;
 		known = bytes;
 	}
-	w->v = (w->v & ~mask) | (x & mask);
-	w->when = now << 9 | split | known | bytes;
-	w->red = red;
-	return red;
+	return put_read(w, mask, x, now, split | known | bytes, red);
 }
 
 /*
@@ -584,10 +573,7 @@ UInt judge_word(LoopThread *lt, LoopWord *w, UInt o, UInt len, ULong x, UInt now
 		return judge_exact(lt, w, bytes, mask, x, now);
 	if ((known & bytes) == bytes && !((w->v ^ x) & mask))
 		red = redundant_for(lt, loop_word_last(w), w->red);
-	w->v = (w->v & ~mask) | (x & mask);
-	w->when = now << 9 | known | bytes;
-	w->red = red;
-	return red;
+	return put_read(w, mask, x, now, known | bytes, red);
 }
 
 /* The count goes to its pair, and is empty. */
