@@ -25,6 +25,8 @@
  *                (loop.h)
  *   progress.c   the progress line on the terminal (--witch-progress)
  *   child.c      a program of the tool's own, run unseen by the client
+ *   debug_files.c
+ *                the system's detached debug files, left unread
  */
 #ifndef WITCHSPY_H
 #define WITCHSPY_H

@@ -26,6 +26,15 @@ SPY_CFLAGS = -m64 -O2 -g -std=gnu11 -Wall -Wextra $(WERROR) \
 	-fno-strict-aliasing -fno-builtin -fno-stack-protector -fomit-frame-pointer -fno-pic -fno-pie \
 	-Isrc -isystem $(VG_INCDIR) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
 
+# The core's one opener of ELF files, where this Valgrind has it: the tool
+# routes it through debug_files.c (-Wl,--wrap). Without it, the core reads
+# detached debug files as it always does.
+VG_IMG_OPEN = vgModuleLocal_img_from_local_file
+ifneq ($(shell nm -g $(VG_LIBDIR)/libcoregrind-amd64-linux.a 2>/dev/null | grep -c ' T $(VG_IMG_OPEN)$$'),0)
+SPY_CFLAGS += -DSPY_WRAP_IMG_OPEN
+SPY_WRAP = -Wl,--wrap=$(VG_IMG_OPEN)
+endif
+
 $(B)/spy/%.o: %.c src/spy/spy.h
 	@mkdir -p $(dir $@)
 	$(CC) $(SPY_CFLAGS) -MMD -MP -c $< -o $@
@@ -33,7 +42,7 @@ $(B)/spy/%.o: %.c src/spy/spy.h
 $(SPY_TOOL): $(SPY_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -m64 -o $@ $(SPY_OBJ) -static -nodefaultlibs -nostartfiles -u _start -no-pie \
-		-Wl,-Ttext-segment=$(VG_LOAD_ADDR) \
+		-Wl,-Ttext-segment=$(VG_LOAD_ADDR) $(SPY_WRAP) \
 		$(VG_LIBDIR)/libcoregrind-amd64-linux.a $(VG_LIBDIR)/libvex-amd64-linux.a -lgcc
 
 $(B)/lib/witch/%.so $(B)/lib/witch/%.supp:

@@ -54,6 +54,22 @@ like "$(cat "$TMP/e4")" '^witch spy: --approx=2 is not a tolerance' "bad --appro
 "$WITCH" spy --stack=drop -- "$p" 2>"$TMP/e5"
 like "$(cat "$TMP/e5")" '^witch spy: --stack=drop is not a choice' "bad --stack: one line"
 is "$(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" "$TMP/e4" "$TMP/e5" | wc -l)" 5 "each error is exactly one line"
+# Detached debug files (libc6-dbg) stay unread: the spies use neither
+# their names nor their lines, and inflating glibc's cost Valgrind 17 MB
+# (docs/spy.md). witch cpi's counting run names functions, and reads them.
+valgrind -v --tool=none -- "$p" 0 </dev/null >/dev/null 2>"$TMP/vg.none"
+if grep -q 'Considering /usr/lib/debug/' "$TMP/vg.none"; then
+	"$WITCH" spy -v -o "$TMP/pd" -- "$p" 0 </dev/null >/dev/null 2>"$TMP/vg.spy"
+	grep -q 'Reading syms from .*/libc\.so' "$TMP/vg.spy"; ok $? "spy -v: Valgrind reads libc"
+	grep -q 'Considering /usr/lib/debug/' "$TMP/vg.spy"; ok $((! $?)) "... but not a detached debug file"
+	mkdir "$TMP/pc"
+	VALGRIND_LIB=$TOP/build/lib/witch valgrind -v --tool=witchspy --witch-tool=count \
+		--witch-out="$TMP/pc" -- "$p" 0 </dev/null >/dev/null 2>"$TMP/vg.count"
+	grep -q 'Considering /usr/lib/debug/' "$TMP/vg.count"; ok $? "the counting run reads them"
+else
+	skip "detached debug files left unread: none is installed here (libc6-dbg)"
+fi
+
 # Installed: the tool and the Valgrind files it needs come along.
 make -s -C "$TOP" install PREFIX="$TMP/inst" >"$TMP/make.log" 2>&1
 ok $? "make install PREFIX=..."
