@@ -38,10 +38,30 @@ struct func {
 	uint64_t lo, hi;
 };
 
+/*
+ * Where a loop's lines come from: a Dwfl of their own. libdw keeps each
+ * unit's line table it has read until the Dwfl ends: glibc's, with its
+ * detached debug file (libc6-dbg), grew to 12.6 MB on top of the 10 MB
+ * of its inflated sections, and that peak was the loop tool's own on a
+ * small program (docs/results.md). Functions come in address order, so
+ * the writer ends this Dwfl and opens it anew, between two functions,
+ * once their lookups have gone from one unit to another LINE_UNITS times:
+ * a unit is read again only where its code is apart (cold parts).
+ */
+#define LINE_UNITS 256
+
+struct lines {
+	const char *path;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;	/* NULL: the module has no DWARF */
+	unsigned units;		/* changes of unit since it was opened */
+	Dwarf_Off unit;		/* the last lookup's */
+};
+
 struct writer {
 	FILE *f;
 	Dwfl_Module *mod;
-	int lines;		/* the module has DWARF */
+	struct lines lines;
 	const struct flow *fl;
 	uint32_t *parent;	/* by loop of fl: the loop holding it, FLOW_NONE at top */
 	uint32_t *depth;
@@ -333,11 +353,52 @@ static size_t insn_from(const struct flow *fl, uint64_t addr)
 	return lo;
 }
 
-/* The file and line of addr, and the directory a relative file is in. */
-static const char *line_of(const struct writer *w, uint64_t addr, int *line, const char **dir)
+/* A Dwfl of path for its lines; 0, or -1 without memory. */
+static int lines_open(struct lines *ls, const char *path)
 {
-	Dwfl_Line *l = w->lines ? dwfl_module_getsrc(w->mod, addr) : NULL;
+	GElf_Addr bias;
 
+	ls->path = path;
+	ls->units = 0;
+	ls->unit = (Dwarf_Off)-1;
+	ls->mod = NULL;
+	ls->dwfl = wr_dwfl_offline();
+	if (!ls->dwfl)
+		return -1;
+	dwfl_report_begin(ls->dwfl);
+	ls->mod = dwfl_report_elf(ls->dwfl, "module", path, -1, 0, true);
+	if (dwfl_report_end(ls->dwfl, NULL, NULL) || (ls->mod && !dwfl_module_getdwarf(ls->mod, &bias)))
+		ls->mod = NULL;
+	return 0;
+}
+
+static void lines_close(struct lines *ls)
+{
+	if (ls->dwfl)
+		dwfl_end(ls->dwfl);
+	ls->dwfl = NULL;
+	ls->mod = NULL;
+}
+
+/* Between functions: the tables read so far go, once there are many. */
+static int lines_renew(struct lines *ls)
+{
+	if (ls->units < LINE_UNITS)
+		return 0;
+	lines_close(ls);
+	return lines_open(ls, ls->path);
+}
+
+/* The file and line of addr, and the directory a relative file is in. */
+static const char *line_of(struct writer *w, uint64_t addr, int *line, const char **dir)
+{
+	Dwfl_Line *l = w->lines.mod ? dwfl_module_getsrc(w->lines.mod, addr) : NULL;
+	Dwarf_Die *unit = l ? dwfl_linecu(l) : NULL;
+
+	if (unit && dwarf_dieoffset(unit) != w->lines.unit) {
+		w->lines.unit = dwarf_dieoffset(unit);
+		w->lines.units++;
+	}
 	*line = 0;
 	if (dir)
 		*dir = l ? dwfl_line_comp_dir(l) : NULL;
@@ -345,7 +406,7 @@ static const char *line_of(const struct writer *w, uint64_t addr, int *line, con
 }
 
 /* The loop's header file (relative ones in *dir), and its lines there. */
-static const char *loop_lines(const struct writer *w, const struct flow_loop *l, const char **dir,
+static const char *loop_lines(struct writer *w, const struct flow_loop *l, const char **dir,
 			      int *first, int *last)
 {
 	const struct flow *fl = w->fl;
@@ -354,7 +415,7 @@ static const char *loop_lines(const struct writer *w, const struct flow_loop *l,
 	int line;
 
 	*first = *last = 0;
-	if (!w->lines)
+	if (!w->lines.mod)
 		return NULL;
 	file = line_of(w, fl->b[l->header].start, &line, dir);
 	for (b = 0; b < l->nblocks && !file; b++)
@@ -481,7 +542,10 @@ long module_loops_write(FILE *f, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read %s as an ELF file: %s", path, dwfl_errmsg(-1));
 		goto out;
 	}
-	w.lines = dwfl_module_getdwarf(w.mod, &bias) != NULL;
+	if (lines_open(&w.lines, path)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	if (segments(elf, &segs, &nsegs) || functions(w.mod, elf, segs, nsegs, &fns, &nfns)) {
 		snprintf(err, errlen, "out of memory, or %s has unreadable program headers", path);
 		goto out;
@@ -492,7 +556,7 @@ long module_loops_write(FILE *f, const char *path, char *err, size_t errlen)
 	for (i = 0; i < nfns; i++) {
 		const struct segment *s = segment_of(segs, nsegs, fns[i].lo, fns[i].hi);
 
-		if (s && s->exec && put_function(&w, s, &fns[i])) {
+		if (s && s->exec && (lines_renew(&w.lines) || put_function(&w, s, &fns[i]))) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
@@ -506,6 +570,7 @@ long module_loops_write(FILE *f, const char *path, char *err, size_t errlen)
 out:
 	free(segs);
 	free(fns);
+	lines_close(&w.lines);
 	dwfl_end(dwfl);
 	return ret;
 }
