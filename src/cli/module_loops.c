@@ -44,18 +44,17 @@ struct func {
  * detached debug file (libc6-dbg), grew to 12.6 MB on top of the 10 MB
  * of its inflated sections, and that peak was the loop tool's own on a
  * small program (docs/results.md). Functions come in address order, so
- * the writer ends this Dwfl and opens it anew, between two functions,
- * once their lookups have gone from one unit to another LINE_UNITS times:
- * a unit is read again only where its code is apart (cold parts).
+ * the writer ends this Dwfl and opens it anew between two functions, at
+ * each LINE_OPENS-th of them: a unit is read again only where its code
+ * lies apart (cold parts). No more often: each open inflates compressed
+ * sections again, which for a large program costs more than its tables.
  */
-#define LINE_UNITS 256
+#define LINE_OPENS 4
 
 struct lines {
 	const char *path;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;	/* NULL: the module has no DWARF */
-	unsigned units;		/* changes of unit since it was opened */
-	Dwarf_Off unit;		/* the last lookup's */
 };
 
 struct writer {
@@ -359,8 +358,6 @@ static int lines_open(struct lines *ls, const char *path)
 	GElf_Addr bias;
 
 	ls->path = path;
-	ls->units = 0;
-	ls->unit = (Dwarf_Off)-1;
 	ls->mod = NULL;
 	ls->dwfl = wr_dwfl_offline();
 	if (!ls->dwfl)
@@ -380,25 +377,20 @@ static void lines_close(struct lines *ls)
 	ls->mod = NULL;
 }
 
-/* Between functions: the tables read so far go, once there are many. */
-static int lines_renew(struct lines *ls)
+/* Before function i of n: the tables read so far go, at each share. */
+static int lines_renew(struct lines *ls, size_t i, size_t n)
 {
-	if (ls->units < LINE_UNITS)
+	if (!ls->mod || !i || i % (n / LINE_OPENS + 1))
 		return 0;
 	lines_close(ls);
 	return lines_open(ls, ls->path);
 }
 
 /* The file and line of addr, and the directory a relative file is in. */
-static const char *line_of(struct writer *w, uint64_t addr, int *line, const char **dir)
+static const char *line_of(const struct writer *w, uint64_t addr, int *line, const char **dir)
 {
 	Dwfl_Line *l = w->lines.mod ? dwfl_module_getsrc(w->lines.mod, addr) : NULL;
-	Dwarf_Die *unit = l ? dwfl_linecu(l) : NULL;
 
-	if (unit && dwarf_dieoffset(unit) != w->lines.unit) {
-		w->lines.unit = dwarf_dieoffset(unit);
-		w->lines.units++;
-	}
 	*line = 0;
 	if (dir)
 		*dir = l ? dwfl_line_comp_dir(l) : NULL;
@@ -406,7 +398,7 @@ static const char *line_of(struct writer *w, uint64_t addr, int *line, const cha
 }
 
 /* The loop's header file (relative ones in *dir), and its lines there. */
-static const char *loop_lines(struct writer *w, const struct flow_loop *l, const char **dir,
+static const char *loop_lines(const struct writer *w, const struct flow_loop *l, const char **dir,
 			      int *first, int *last)
 {
 	const struct flow *fl = w->fl;
@@ -556,7 +548,7 @@ long module_loops_write(FILE *f, const char *path, char *err, size_t errlen)
 	for (i = 0; i < nfns; i++) {
 		const struct segment *s = segment_of(segs, nsegs, fns[i].lo, fns[i].hi);
 
-		if (s && s->exec && (lines_renew(&w.lines) || put_function(&w, s, &fns[i]))) {
+		if (s && s->exec && (lines_renew(&w.lines, i, nfns) || put_function(&w, s, &fns[i]))) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
