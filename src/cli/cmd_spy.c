@@ -359,8 +359,9 @@ int cmd_spy(int argc, char **argv)
 	char path[PATH_MAX], err[1024], outdir[PATH_MAX], defdir[PATH_MAX], valgrind[PATH_MAX];
 	char a_tool[64], a_approx[64], a_history[64], a_burst[64], a_thresholds[128];
 	char a_loops[PATH_MAX + 32], a_finder[PATH_MAX + 32];
-	/* The tool, --approx, --stack, --by, --history, --burst, the loop
-	 * maps, their finder, the thresholds, --exact-parts and the end. */
+	/* The tool, --approx, --stack, --by, --history, --burst and one
+	 * Valgrind option (unrolling or sectors), or the loop maps, their
+	 * finder, the thresholds and --exact-parts; and the end. */
 	const char *opts[12] = { a_tool };
 	char **vargv;
 	struct spy_opts o;

@@ -352,21 +352,15 @@ static size_t insn_from(const struct flow *fl, uint64_t addr)
 	return lo;
 }
 
-/* A Dwfl of path for its lines; 0, or -1 without memory. */
-static int lines_open(struct lines *ls, const char *path)
+/* Lines from a Dwfl of path's own; none where it has no DWARF. */
+static void lines_open(struct lines *ls, const char *path)
 {
 	GElf_Addr bias;
 
 	ls->path = path;
-	ls->mod = NULL;
-	ls->dwfl = wr_dwfl_offline();
-	if (!ls->dwfl)
-		return -1;
-	dwfl_report_begin(ls->dwfl);
-	ls->mod = dwfl_report_elf(ls->dwfl, "module", path, -1, 0, true);
-	if (dwfl_report_end(ls->dwfl, NULL, NULL) || (ls->mod && !dwfl_module_getdwarf(ls->mod, &bias)))
+	ls->mod = wr_dwfl_open(&ls->dwfl, path);
+	if (ls->mod && !dwfl_module_getdwarf(ls->mod, &bias))
 		ls->mod = NULL;
-	return 0;
 }
 
 static void lines_close(struct lines *ls)
@@ -377,13 +371,15 @@ static void lines_close(struct lines *ls)
 	ls->mod = NULL;
 }
 
-/* Before function i of n: the tables read so far go, at each share. */
+/* Before function i of n: the tables read so far go, at each share;
+ * -1 when the lines cannot be read again (memory). */
 static int lines_renew(struct lines *ls, size_t i, size_t n)
 {
 	if (!ls->mod || !i || i % (n / LINE_OPENS + 1))
 		return 0;
 	lines_close(ls);
-	return lines_open(ls, ls->path);
+	lines_open(ls, ls->path);
+	return ls->mod ? 0 : -1;
 }
 
 /* The file and line of addr, and the directory a relative file is in. */
@@ -519,25 +515,17 @@ long module_loops_write(FILE *f, const char *path, char *err, size_t errlen)
 	struct segment *segs = NULL;
 	struct func *fns = NULL;
 	size_t nsegs = 0, nfns = 0, i;
-	Dwfl *dwfl = wr_dwfl_offline();
+	Dwfl *dwfl;
 	GElf_Addr bias;
 	Elf *elf;
 	long ret = -1;
 
-	if (!dwfl) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	dwfl_report_begin(dwfl);
-	w.mod = dwfl_report_elf(dwfl, "module", path, -1, 0, true);
-	if (dwfl_report_end(dwfl, NULL, NULL) || !w.mod || !(elf = dwfl_module_getelf(w.mod, &bias))) {
+	w.mod = wr_dwfl_open(&dwfl, path);
+	if (!w.mod || !(elf = dwfl_module_getelf(w.mod, &bias))) {
 		snprintf(err, errlen, "cannot read %s as an ELF file: %s", path, dwfl_errmsg(-1));
 		goto out;
 	}
-	if (lines_open(&w.lines, path)) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
+	lines_open(&w.lines, path);
 	if (segments(elf, &segs, &nsegs) || functions(w.mod, elf, segs, nsegs, &fns, &nfns)) {
 		snprintf(err, errlen, "out of memory, or %s has unreadable program headers", path);
 		goto out;
@@ -548,7 +536,12 @@ long module_loops_write(FILE *f, const char *path, char *err, size_t errlen)
 	for (i = 0; i < nfns; i++) {
 		const struct segment *s = segment_of(segs, nsegs, fns[i].lo, fns[i].hi);
 
-		if (s && s->exec && (lines_renew(&w.lines, i, nfns) || put_function(&w, s, &fns[i]))) {
+		if (lines_renew(&w.lines, i, nfns)) {
+			snprintf(err, errlen, "cannot read the debug information of %s again: %s", path,
+				 dwfl_errmsg(-1));
+			goto out;
+		}
+		if (s && s->exec && put_function(&w, s, &fns[i])) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
@@ -563,6 +556,7 @@ out:
 	free(segs);
 	free(fns);
 	lines_close(&w.lines);
-	dwfl_end(dwfl);
+	if (dwfl)
+		dwfl_end(dwfl);
 	return ret;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/debuginfo.h"
+#include "report/symbolize.h"
 
 static char *debuginfo_path;	/* libdwfl's default search path */
 
@@ -43,4 +44,23 @@ int wr_debuginfo(const char *path, char *where, size_t cap)
 	}
 	dwfl_end(dwfl);
 	return found;
+}
+
+Dwfl_Module *wr_dwfl_open(Dwfl **dwflp, const char *path)
+{
+	Dwfl *dwfl = wr_dwfl_offline();
+	Dwfl_Module *mod;
+
+	*dwflp = NULL;
+	if (!dwfl)
+		return NULL;
+	dwfl_report_begin(dwfl);
+	/* add_p_vaddr with base 0: module addresses are ELF vaddrs. */
+	mod = dwfl_report_elf(dwfl, wr_basename(path), path, -1, 0, true);
+	if (dwfl_report_end(dwfl, NULL, NULL) || !mod) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	*dwflp = dwfl;
+	return mod;
 }

@@ -19,4 +19,9 @@ int wr_debuginfo(const char *path, char *where, size_t cap);
  * memory. */
 Dwfl *wr_dwfl_offline(void);
 
+/* The ELF file at path, alone in such a session of its own (*dwflp, for
+ * dwfl_end), at its link-time addresses; NULL, and *dwflp NULL, when it is
+ * no ELF file we can open or memory is short. */
+Dwfl_Module *wr_dwfl_open(Dwfl **dwflp, const char *path);
+
 #endif

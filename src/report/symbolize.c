@@ -140,25 +140,6 @@ static int is_pseudo(const char *path)
 	       strstr(path, "linux-gate");
 }
 
-static Dwfl_Module *open_elf(Dwfl **dwflp, const char *path)
-{
-	Dwfl *dwfl = wr_dwfl_offline();
-	Dwfl_Module *mod;
-
-	*dwflp = NULL;
-	if (!dwfl)
-		return NULL;
-	dwfl_report_begin(dwfl);
-	/* add_p_vaddr with base 0: module addresses are ELF vaddrs. */
-	mod = dwfl_report_elf(dwfl, wr_basename(path), path, -1, 0, true);
-	if (dwfl_report_end(dwfl, NULL, NULL) || !mod) {
-		dwfl_end(dwfl);
-		return NULL;
-	}
-	*dwflp = dwfl;
-	return mod;
-}
-
 /* The module's build-id as lower-case hex into buf; "" when it has none. */
 static void module_build_id(Dwfl_Module *mod, char *buf, size_t cap)
 {
@@ -192,7 +173,7 @@ static int open_by_build_id(struct sym_module *sm, const char *build_id)
 		 build_id, build_id + 2);
 	if (access(path, R_OK))
 		return -1;
-	sm->mod = open_elf(&sm->dwfl, path);
+	sm->mod = wr_dwfl_open(&sm->dwfl, path);
 	return sm->mod ? 0 : -1;
 }
 
@@ -216,7 +197,7 @@ static void open_module(struct wr_symbolizer *s, int32_t idx)
 			  "module+offset", m->path, why);
 		return;
 	}
-	sm->mod = open_elf(&sm->dwfl, m->path);
+	sm->mod = wr_dwfl_open(&sm->dwfl, m->path);
 	if (!sm->mod) {
 		warn_line(s, "cannot read %s as ELF (%s); its frames are shown "
 			  "as module+offset", m->path, dwfl_errmsg(-1));
