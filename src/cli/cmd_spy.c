@@ -417,9 +417,10 @@ int cmd_spy(int argc, char **argv)
 	/* Each switch of phase discards every translation, but Valgrind
 	 * reuses their space only when it recycles the whole sector holding
 	 * them: with its 32 sectors, many bursts filled 800 MB with dead code
-	 * (docs/spy.md). Four leave three to one phase's live code. */
+	 * (docs/spy.md). Two, the fewest it takes, leave one (30 MB of code)
+	 * to one phase's live code. */
 	if (!strcmp(o.tool->name, "rvn") && o.burst_on)
-		opts[n++] = "--num-transtab-sectors=4";
+		opts[n++] = "--num-transtab-sectors=2";
 	if (!strcmp(o.tool->name, "loop")) {
 		/* Shares as decimals ("90%" is 0.9): the tool reads no percent. */
 		if (loop_options(outdir, a_loops, sizeof(a_loops), a_finder, sizeof(a_finder)))

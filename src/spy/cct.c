@@ -313,16 +313,18 @@ void spy_memos_drop(void)
 		rvn_memos_drop();
 }
 
-/* LoadSpy packs a 24-bit handle with a byte: contexts beyond that share one
- * node (counted; no program measured comes near 16 million). */
+/* LoadSpy packs a 24-bit handle with a byte, rvn a 27-bit one with the
+ * bits of a read (rvn_run.c): contexts beyond that share one node
+ * (counted; no program measured comes near 16 million). */
 UInt spy_handle(UInt node)
 {
 	static UInt overflow;
+	UInt limit = spy_cfg.tool == SPY_LOAD ? 1u << 24 : spy_cfg.tool == SPY_RVN ? RVN_HANDLES : 0;
 
-	if (spy_cfg.tool != SPY_LOAD || node < (1u << 24))
+	if (!limit || node < limit)
 		return node;
 	spy_st.handles_overflowed++;
 	if (!overflow)
 		overflow = spy_cct_child(SPY_ROOT, 0, DT_INT);
-	return overflow < (1u << 24) ? overflow : 1;
+	return overflow < limit ? overflow : 1;
 }

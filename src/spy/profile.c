@@ -304,7 +304,7 @@ static void write_stats(UInt nthreads)
 	core_profile_stat(&o, "superblocks", spy_st.superblocks);
 	core_profile_stat(&o, "shadow_chunks", sh_chunks_in_use());
 	core_profile_stat(&o, "cct_nodes", spy_nnodes);
-	if (spy_cfg.tool == SPY_LOAD)
+	if (spy_cfg.tool == SPY_LOAD || spy_cfg.tool == SPY_RVN)
 		core_profile_stat(&o, "handles_overflowed", spy_st.handles_overflowed);
 	if (spy_cfg.tool == SPY_RVN) {
 		rvn_write_stats(&o);

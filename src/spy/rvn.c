@@ -40,7 +40,8 @@ struct rctx {
 	Int *owner;		/* by statement: its instruction, -1 before the first */
 	Bool *counted;		/* by statement: the WrTmp judged as its instruction's result */
 	Bool *writes_sp;	/* by instruction */
-	RvnSite **site;		/* by instruction */
+	Addr *pc;		/* by instruction */
+	RvnSite **site;		/* by instruction, made when first needed */
 	Int sbase;		/* the shadow guest state's offset */
 	Int sp_off;
 	Int pending;		/* judged results written to rvn_pending, not judged yet */
@@ -63,7 +64,7 @@ static IRExpr *ir_fmix(IRSB *out, IRExpr *x)
 {
 	x = bin(out, Iop_Xor64, x, bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(31))));
 	x = bin(out, Iop_Mul64, x, u64(0x9E3779B97F4A7C15ULL));
-	return bin(out, Iop_Xor64, x, bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(29))));
+	return bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(32)));
 }
 
 static IRExpr *ir_mix(IRSB *out, IRExpr *h, IRExpr *v)
@@ -526,8 +527,11 @@ static void find_results(struct rctx *c, Int ninsn)
 
 /* ---- statements ---- */
 
+/* Instruction k's site: only those that load, store or compute have one. */
 static IRExpr *site_of(struct rctx *c, Int k)
 {
+	if (!c->site[k])
+		c->site[k] = rvn_site_at(c->pc[k]);
 	return hw((HWord)c->site[k]);
 }
 
@@ -731,16 +735,16 @@ static void judge_value(struct rctx *c, Int i, Int k)
 	call_0(c, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(site_of(c, k), h), NULL);
 }
 
-/* The translation's sites, by instruction (the array goes with it). */
-static RvnSite **new_sites(IRSB *in, Int ninsn)
+/* The translation's instructions' addresses, by instruction. */
+static Addr *insn_pcs(IRSB *in, Int ninsn)
 {
-	RvnSite **s = VG_(malloc)("witchspy.rvn", (ninsn + 1) * sizeof(*s));
+	Addr *pc = VG_(malloc)("witchspy.rvn", (ninsn + 1) * sizeof(*pc));
 	Int i, k = 0;
 
 	for (i = 0; i < in->stmts_used; i++)
 		if (in->stmts[i]->tag == Ist_IMark)
-			s[k++] = rvn_site_at((Addr)in->stmts[i]->Ist.IMark.addr);
-	return s;
+			pc[k++] = (Addr)in->stmts[i]->Ist.IMark.addr;
+	return pc;
 }
 
 IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
@@ -766,7 +770,8 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	c.writes_sp = VG_(calloc)("witchspy.rvn", ninsn + 1, sizeof(Bool));
 	for (i = 0; i < ntmp; i++)
 		c.vt[i] = newIRTemp(c.out->tyenv, Ity_I64);
-	c.site = new_sites(in, ninsn);
+	c.pc = insn_pcs(in, ninsn);
+	c.site = VG_(calloc)("witchspy.rvn", ninsn + 1, sizeof(*c.site));
 	find_results(&c, ninsn);
 	for (i = 0; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
@@ -798,6 +803,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	VG_(free)(c.owner);
 	VG_(free)(c.counted);
 	VG_(free)(c.writes_sp);
+	VG_(free)(c.pc);
 	VG_(free)(c.site);
 	return c.out;
 }

@@ -3,14 +3,17 @@
  * numbering at run time (the RVN thesis, chapter 2). What rvn.c (the IR)
  * and rvn_run.c (the helpers and their tables) share.
  *
- * A value number (VN) is 64 bits. Computations get theirs by hashing
- * their operator with their operands' numbers, in the translation itself
- * (rvn_mix below, the same function in C and in IR); the same operator on
- * the same numbers gives the same number, which is value numbering
- * without a table. Memory and registers hold the numbers of what was
- * last put there; memory never written gets a fresh number when first
- * loaded. Only the judging needs tables: whether a number was computed
- * before (rvn_judge), and what a load instruction read before at an
+ * A value number (VN) is 32 bits, held in 64 (zero above). Computations
+ * get theirs by hashing their operator with their operands' numbers, in
+ * the translation itself (rvn_mix below, the same function in C and in
+ * IR); the same operator on the same numbers gives the same number, which
+ * is value numbering without a table. Two different values share a
+ * number by chance one time in 2^32 (the thesis's own hash, 28 bits of
+ * each operand, measured 0.095 % collisions); 64 bits doubled what memory
+ * costs. Memory and registers hold the numbers of what was last put
+ * there; memory never written gets a fresh number when first loaded.
+ * Only the judging needs tables: whether a number was computed before
+ * (rvn_judge), and whether a load instruction read the number at an
  * address (rvn_load).
  */
 #ifndef WITCHSPY_RVN_H
@@ -35,20 +38,25 @@
  */
 #define RVN_CONTEXTS 4
 
+/* --by=value: an instruction's last results' operator and operands,
+ * hashed, and their contexts (spy_cfg.history of each). */
 typedef struct {
-	UInt ctx[RVN_CONTEXTS];	/* spy_cur_node when it ran; SPY_NO_NODE: none */
-	UInt handle[RVN_CONTEXTS];	/* its node in ctx[i] */
-	UInt epoch;		/* the burst its rings below are of */
-	UInt id;		/* 1, 2, ...: a load's name in the cells it read */
-	UInt nkept, next_out;
+	UInt n, next;
+	ULong *h;
+	UInt *node;
+} RvnSeen;
+
+/* One instruction that loads, stores or computes. */
+typedef struct {
 	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
 	Addr pc;
 	SpyMemo memo;		/* its redundant events while they go to one pair */
-	/* --by=value: its last results' operator and operands, hashed, and
-	 * their contexts (spy_cfg.history of each, allocated when first run) */
-	ULong *seen;
-	UInt *seen_node;
-	UInt nseen, next_seen;
+	RvnSeen *seen;		/* --by=value, made when first judged */
+	UInt ctx[RVN_CONTEXTS];	/* spy_cur_node when it ran; SPY_NO_NODE: none */
+	UInt handle[RVN_CONTEXTS];	/* its node in ctx[i] */
+	UInt epoch;		/* the burst its rings are of */
+	UInt id;		/* 1, 2, ...: its name in its contexts' tables */
+	UChar nkept, next_out;
 } RvnSite;
 
 /* The site of the instruction at pc, one whatever translations hold it
@@ -70,18 +78,28 @@ static inline UInt rvn_site_handle(RvnSite *s)
 #define RVN_SIZE(f) ((f) & 0xff)
 #define RVN_IMPLICIT 0x100	/* push, pop, call, ret: carried, not judged */
 
-/* Memory: 4-byte cells, each holding a VN and the context that put it
- * there. A value wider than a cell is its VN in the first cell and
- * rvn_piece(vn, 4, k) in the k-th, so that loading it whole gives its
- * VN back; registers do the same with 8-byte slots. */
+/* Memory: 4-byte cells, each holding a VN and who last put or read it
+ * (rvn_run.c), in 8 bytes. A value wider than a cell is its VN in the
+ * first cell and rvn_piece(vn, 4, k) in the k-th, so that loading it
+ * whole gives its VN back; registers do the same with 8-byte slots. */
 #define RVN_CELL 4
+#define RVN_CELL_SHADOW 8	/* bytes of shadow a cell takes */
 
+/* Bytes a translation takes, on average: Valgrind sizes its cache by it
+ * (and takes at most 792). */
+#define RVN_TRANSLATION_B 700
+
+/* Handles fit in a cell beside the bits of a read (spy_handle). */
+#define RVN_HANDLE_BITS 27
+#define RVN_HANDLES (1u << RVN_HANDLE_BITS)
+
+/* A number from x: its top half after a multiply, which every bit of x
+ * reaches. */
 static inline ULong rvn_fmix(ULong x)
 {
 	x ^= x >> 31;
 	x *= 0x9E3779B97F4A7C15ULL;
-	x ^= x >> 29;
-	return x;
+	return x >> 32;
 }
 
 /* The k-th piece (of g bytes) of the value numbered v. */

@@ -2,8 +2,7 @@
  * rvn_run.c - the helpers of witch spy --tool=rvn and their tables.
  *
  * Numbers in memory live in the shadow memory's chunks (shadow.c), which
- * give each byte a 32-bit word: a 4-byte cell uses its four words for its
- * VN (two), the context that put it there, and whether it holds one.
+ * give each 4-byte cell two 32-bit words (struct cell).
  *
  * A redundant event goes to the running thread's pair (first context,
  * again context), whose three counters are its kinds: `waste` counts
@@ -35,29 +34,51 @@ struct rvn_stats rvn_st;
 
 static ULong next_fresh = 1;
 
+/* A bijection of 64 bits onto 64 bits, each reaching the top ones. */
+static ULong mix64(ULong x)
+{
+	x ^= x >> 31;
+	x *= 0x9E3779B97F4A7C15ULL;
+	return x ^ (x >> 29);
+}
+
+/* Never 0, which in a cell means none. */
 ULong rvn_fresh(void)
 {
-	return rvn_fmix(next_fresh++ * 0xA24BAED4963EE407ULL);
+	ULong v;
+
+	do
+		v = rvn_fmix(next_fresh++ * 0xA24BAED4963EE407ULL);
+	while (!v);
+	return v;
 }
 
 /* ---- memory: 4-byte cells in the shadow chunks ---- */
 
+/*
+ * A cell: its number, 0 when it has none (a computed number is 0 one time
+ * in 2^32: the cell then reads as never written), and the access that
+ * last put the number there or read it: its handle, and for a load
+ * WHO_READ and which of the cell's bytes that instruction read since (a
+ * loop over a string reads a cell's bytes one by one).
+ */
 struct cell {
-	UInt lo, hi;		/* the VN */
-	UInt node;		/* who put it there: a store, or the load that first read it;
-				   CELL_HAS set once it holds a number */
-	UInt reader;		/* the load instruction (RvnSite.id) that read the number
-				   last, << 4, | the cell's bytes it read since; 0 if none
-				   since it was put there */
+	UInt vn;
+	UInt who;
 };
 
-#define CELL_HAS 0x80000000u
+#define WHO_BYTES 0xfu
+#define WHO_READ 0x10u
+#define WHO_SHIFT 5
+
+STATIC_ASSERT(WHO_SHIFT + RVN_HANDLE_BITS == 32);
+STATIC_ASSERT(sizeof(struct cell) == RVN_CELL_SHADOW);
 
 static struct cell *cell_at(Addr a, Bool create)
 {
 	UInt *c = create ? sh_chunk_w(a) : sh_chunk(a);
 
-	return c ? (struct cell *)&c[(a & (SH_CHUNK - 1)) & ~(Addr)(RVN_CELL - 1)] : NULL;
+	return c ? (struct cell *)c + (a & (SH_CHUNK - 1)) / RVN_CELL : NULL;
 }
 
 /* The cell of p, whose cell follows c's: the next in c's chunk unless
@@ -76,25 +97,24 @@ static inline struct cell *next_cell(struct cell *c, Addr p, Bool create)
 
 static ULong cell_vn(const struct cell *c)
 {
-	return (ULong)c->hi << 32 | c->lo;
+	return c->vn;
 }
 
-static void cell_set(struct cell *c, ULong vn, UInt node)
+static void cell_set(struct cell *c, ULong vn, UInt handle)
 {
-	c->lo = (UInt)vn;
-	c->hi = (UInt)(vn >> 32);
-	c->node = node | CELL_HAS;
-	c->reader = 0;
+	c->vn = (UInt)vn;
+	c->who = handle << WHO_SHIFT;
 }
 
 static Bool cell_has(const struct cell *c)
 {
-	return c && (c->node & CELL_HAS) != 0;
+	return c && c->vn != 0;
 }
 
-static UInt cell_node(const struct cell *c)
+/* The handle of the access that last put the cell's number or read it. */
+static UInt cell_who(const struct cell *c)
 {
-	return c->node & ~CELL_HAS;
+	return c->who >> WHO_SHIFT;
 }
 
 /* Put one value numbered vn in the cells from c0 (a cell's start) up to
@@ -119,12 +139,13 @@ static void fill(Addr a, UInt n, UInt node)
 }
 
 /*
- * The number of the n bytes at a (0, and 0 in *first, when some have
- * none; *cp: a's cell, NULL when its chunk has none): one value stored
- * whole gives its own number; bytes within one cell, read from its
- * start, give the cell's; anything else a number of its parts.
+ * The number of the n bytes at a (0 when some have none; *last: the
+ * last access of a's cell, 0 when none; *cp: a's cell, NULL when its
+ * chunk has none): one value stored whole gives its own number; bytes
+ * within one cell, read from its start, give the cell's; anything else
+ * a number of its parts.
  */
-static ULong mem_vn(Addr a, UInt n, UInt *first, struct cell **cp)
+static ULong mem_vn(Addr a, UInt n, UInt *last, struct cell **cp)
 {
 	Addr c0 = a & ~(Addr)(RVN_CELL - 1);
 	Addr end = a + n, p;
@@ -132,13 +153,13 @@ static ULong mem_vn(Addr a, UInt n, UInt *first, struct cell **cp)
 	ULong vn, h;
 	Bool whole;
 
-	*first = 0;
+	*last = 0;
 	*cp = c;
 	if (!cell_has(c))
 		return 0;
 	vn = cell_vn(c);
 	if (end <= c0 + RVN_CELL) {
-		*first = cell_node(c);
+		*last = cell_who(c);
 		return a == c0 ? vn : rvn_mix(rvn_mix(vn, 0x5EC7), (a - c0) << 8 | n);
 	}
 	whole = a == c0 && end % RVN_CELL == 0;
@@ -147,7 +168,7 @@ static ULong mem_vn(Addr a, UInt n, UInt *first, struct cell **cp)
 			return 0;
 		whole = whole && (p == c0 || cell_vn(q) == rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL)));
 	}
-	*first = cell_node(c);
+	*last = cell_who(c);
 	if (whole)
 		return vn;
 	h = rvn_mix(vn, 0x701E);
@@ -208,30 +229,34 @@ static UInt cell_bytes(Addr p, Addr a, Addr end)
 	return ((1u << (hi - lo)) - 1) << (lo - p);
 }
 
+/* Whether handle h is of the instruction at pc: the handle in one
+ * context, or its node in another. */
+static Bool same_insn(UInt h, UInt handle, Addr pc)
+{
+	return h == handle || spy_nodes[h].pc == pc;
+}
+
 /*
- * Whether load instruction id read every byte of [a, a + n) since the
- * numbers there were put (c: a's cell), and now it has: per cell, the
- * instruction that read it last and which of its bytes. (What another
- * instruction read in between makes the next read look new: a table of
- * every instruction's reads per address cost a cache miss per load, most
- * of a run's time.)
+ * Whether the load at pc (its handle now) read every byte of [a, a + n)
+ * since the numbers there were put (c: a's cell), and now it has: per
+ * cell, the access that read it last and which of its bytes. (What
+ * another instruction read in between makes the next read look new: a
+ * table of every instruction's reads per address cost a cache miss per
+ * load, most of a run's time.)
  */
-static Bool read_again(struct cell *c0, Addr a, UInt n, UInt id)
+static Bool read_again(struct cell *c0, Addr a, UInt n, UInt handle, Addr pc)
 {
 	Addr p, end = a + n;
 	struct cell *c;
 	Bool again = True;
 
 	FOR_CELLS(c, p, a & ~(Addr)(RVN_CELL - 1), c0, end, False) {
-		UInt bytes = cell_bytes(p, a, end);
+		UInt bytes = cell_bytes(p, a, end), had = 0;
 
-		if (c->reader >> 4 == id) {
-			again = again && (c->reader & bytes) == bytes;
-			c->reader |= bytes;
-		} else {
-			again = False;
-			c->reader = id << 4 | bytes;
-		}
+		if ((c->who & WHO_READ) && same_insn(cell_who(c), handle, pc))
+			had = c->who & WHO_BYTES;
+		again = again && (had & bytes) == bytes;
+		c->who = handle << WHO_SHIFT | WHO_READ | had | bytes;
 	}
 	return again;
 }
@@ -241,49 +266,51 @@ static Bool read_again(struct cell *c0, Addr a, UInt n, UInt id)
  * in its context now. */
 ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 {
-	UInt n = RVN_SIZE(flags), first, node;
+	UInt n = RVN_SIZE(flags), last, node;
 	struct cell *c;
-	ULong vn = mem_vn(a, n, &first, &c);
+	ULong vn = mem_vn(a, n, &last, &c);
 
-	/* The load's context only where it is needed: most loads are
-	 * neither the first read nor redundant. */
 	if (!vn) {
 		fill(a, n, rvn_site_handle(s));
-		vn = mem_vn(a, n, &first, &c);
+		vn = mem_vn(a, n, &last, &c);
 	}
 	if (flags & RVN_IMPLICIT)
 		return vn;
 	rvn_st.loads++;
-	if (read_again(c, a, n, s->id)) {
+	node = rvn_site_handle(s);
+	if (read_again(c, a, n, node, s->pc)) {
 		rvn_st.redundant_loads++;
-		node = rvn_site_handle(s);
 		redundant(s, node, node, 'l');
 	}
 	return vn;
 }
 
-/* A store of the number already there still comes between two loads. */
-static void unread(struct cell *c0, Addr a, UInt n)
+/* A store of handle wrote the numbers already in [a, a + n) (c: a's
+ * cell): it is their last access, which comes between two loads. */
+static void stored_again(struct cell *c0, Addr a, UInt n, UInt handle)
 {
 	Addr p;
 	struct cell *c;
 
 	FOR_CELLS(c, p, a & ~(Addr)(RVN_CELL - 1), c0, a + n, False)
-		c->reader = 0;
+		c->who = handle << WHO_SHIFT;
 }
 
+/* A store is redundant when the location holds its number already; its
+ * pair is (the access that last put the number there or read it, the
+ * store). */
 void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
 {
-	UInt n = RVN_SIZE(flags), first, node = rvn_site_handle(s);
+	UInt n = RVN_SIZE(flags), last, node = rvn_site_handle(s);
 	struct cell *c;
 
 	if (!(flags & RVN_IMPLICIT)) {
 		rvn_st.stores++;
-		if (mem_vn(a, n, &first, &c) == vn && first) {
+		if (vn && mem_vn(a, n, &last, &c) == vn) {
 			rvn_st.redundant_stores++;
-			redundant(s, first, node, 's');
-			unread(c, a, n);
-			return;		/* the location keeps who put it there first */
+			redundant(s, last, node, 's');
+			stored_again(c, a, n, node);
+			return;
 		}
 	}
 	mem_put(a, n, vn, node);
@@ -298,7 +325,8 @@ static void current(RvnSite *s)
 		return;
 	s->epoch = epoch;
 	s->nkept = s->next_out = 0;
-	s->nseen = s->next_seen = 0;
+	if (s->seen)
+		s->seen->n = s->seen->next = 0;
 }
 
 static void keep(RvnSite *s, ULong key)
@@ -313,9 +341,10 @@ static void keep(RvnSite *s, ULong key)
 	}
 }
 
-/* A number's key: the number itself, told apart per thread by a random
- * mask of the thread's record (a bijection, so no two numbers of a thread
- * share a key). */
+/* A number's key: the number told apart per thread by a random mask of
+ * the thread's record, mixed over 64 bits (numbers have 32, and the table
+ * places keys by bits above them); a bijection, so no two numbers of a
+ * thread share a key. */
 static ULong thread_mask(void)
 {
 	static const SpyThread *of;
@@ -324,7 +353,7 @@ static ULong thread_mask(void)
 	if (LIKELY(spy_cur == of))
 		return m;
 	of = spy_cur;
-	m = rvn_fmix((ULong)(Addr)spy_cur * 0xA24BAED4963EE407ULL + 1);
+	m = mix64((ULong)(Addr)spy_cur * 0xA24BAED4963EE407ULL + 1);
 	return m;
 }
 
@@ -369,7 +398,7 @@ VG_REGPARM(1) void rvn_judge_all(UWord n)
 	for (i = 0; i < n; i++) {
 		RvnSite *s = rvn_pending[i].s;
 
-		keys[i] = rvn_pending[i].vn ^ m;
+		keys[i] = mix64(rvn_pending[i].vn ^ m);
 		rvn_table_prefetch(keys[i]);
 		if (s->nkept == RVN_KEEP && s->epoch == epoch)
 			rvn_table_prefetch(s->kept[s->next_out]);
@@ -384,27 +413,30 @@ VG_REGPARM(1) void rvn_judge_all(UWord n)
 VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h)
 {
 	UInt node = rvn_site_handle(s), j;
+	RvnSeen *v;
 
 	current(s);
 	rvn_st.computations++;
 	if (!s->seen) {
-		s->seen = VG_(malloc)("witchspy.rvn.seen", spy_cfg.history * sizeof(*s->seen));
-		s->seen_node = VG_(malloc)("witchspy.rvn.seen", spy_cfg.history * sizeof(*s->seen_node));
+		s->seen = VG_(calloc)("witchspy.rvn.seen", 1, sizeof(RvnSeen));
+		s->seen->h = VG_(malloc)("witchspy.rvn.seen", spy_cfg.history * sizeof(*s->seen->h));
+		s->seen->node = VG_(malloc)("witchspy.rvn.seen", spy_cfg.history * sizeof(*s->seen->node));
 	}
-	for (j = 0; j < s->nseen; j++)
-		if (s->seen[j] == h) {
+	v = s->seen;
+	for (j = 0; j < v->n; j++)
+		if (v->h[j] == h) {
 			rvn_st.redundant_computations++;
-			redundant(s, s->seen_node[j], node, 'c');
+			redundant(s, v->node[j], node, 'c');
 			return;
 		}
-	if (s->nseen < spy_cfg.history) {
-		j = s->nseen++;
+	if (v->n < spy_cfg.history) {
+		j = v->n++;
 	} else {
-		j = s->next_seen;
-		s->next_seen = (s->next_seen + 1) % spy_cfg.history;
+		j = v->next;
+		v->next = (v->next + 1) % spy_cfg.history;
 	}
-	s->seen[j] = h;
-	s->seen_node[j] = node;
+	v->h[j] = h;
+	v->node[j] = node;
 }
 
 /* ---- registers written outside the IR ---- */

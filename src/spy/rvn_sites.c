@@ -28,6 +28,12 @@ static SpyAddrMap sites_by_pc;
 static RvnSite **sites;		/* all of them */
 static UInt nsites, sites_cap;
 
+/* Sites come in slabs, never freed: a block of the arena each cost a
+ * fifth more. */
+#define SLAB 1024
+static RvnSite *slab;
+static UInt slab_used = SLAB;
+
 RvnSite *rvn_site_at(Addr pc)
 {
 	static UInt next_id = 1;
@@ -36,7 +42,11 @@ RvnSite *rvn_site_at(Addr pc)
 
 	if (s)
 		return s;
-	s = VG_(calloc)("witchspy.rvn.sites", 1, sizeof(*s));
+	if (slab_used == SLAB) {
+		slab = VG_(calloc)("witchspy.rvn.sites", SLAB, sizeof(*slab));
+		slab_used = 0;
+	}
+	s = &slab[slab_used++];
 	s->pc = pc;
 	for (i = 0; i < RVN_CONTEXTS; i++)
 		s->ctx[i] = SPY_NO_NODE;

@@ -1,7 +1,7 @@
 /*
  * shadow.c - the shadow memory: for every byte of the client's memory a
  * 32-bit context handle (0: no history), and for LoadSpy the byte it held
- * when last loaded.
+ * when last loaded; for rvn, two 32-bit words per 4-byte cell (rvn.h).
  *
  * Two levels, filled lazily: a primary table of pointers indexed by the
  * address's 64 KiB chunk, covering the low 128 GiB where Valgrind puts the
@@ -37,6 +37,8 @@ void sh_init(int tool)
 {
 	mode = tool;
 	chunk_bytes = SH_CHUNK * sizeof(UInt);
+	if (tool == SPY_RVN)
+		chunk_bytes = SH_CHUNK / RVN_CELL * RVN_CELL_SHADOW;
 	if (tool == SPY_DEAD)
 		chunk_bytes += SH_CHUNK / 8 + 8;	/* +8: pend_get reads a word at the last byte */
 }
@@ -174,13 +176,24 @@ static void zero_words(UInt *w, SizeT n)
 		*w = 0;
 }
 
-/* Forget [off, off + n) of chunk c. DeadSpy only needs the pending bits
- * cleared, a 32nd of the bytes (this runs at every return). */
+/* The words of chunk offset off on: one per byte, rvn's a cell's per 4. */
+static UWord word_of(UWord off)
+{
+	return mode == SPY_RVN ? off / RVN_CELL * (RVN_CELL_SHADOW / sizeof(UInt)) : off;
+}
+
+/* Forget [off, off + n) of chunk c (rvn: whole cells). DeadSpy only needs
+ * the pending bits cleared, a 32nd of the bytes (this runs at every
+ * return). */
 static void forget(UInt *c, UWord off, SizeT n)
 {
 	UChar *bits;
 	UWord end;
 
+	if (mode == SPY_RVN) {
+		zero_words(c + word_of(off), word_of(off + n) - word_of(off));
+		return;
+	}
 	if (mode != SPY_DEAD) {
 		zero_words(c + off, n);
 		return;
@@ -251,19 +264,27 @@ void sh_clear(Addr a, SizeT len)
 	}
 }
 
-static void copy_byte(Addr from, Addr to)
+/* The bytes the shadow keeps together: rvn's cells, else one. */
+static UWord unit(void)
+{
+	return mode == SPY_RVN ? RVN_CELL : 1;
+}
+
+/* The shadow of the unit at from, to the unit at to. */
+static void copy_unit(Addr from, Addr to)
 {
 	UInt *src = sh_chunk(from), *dst;
-	UWord fo = from & (SH_CHUNK - 1), to_off = to & (SH_CHUNK - 1);
+	UWord fo = from & (SH_CHUNK - 1), to_off = to & (SH_CHUNK - 1), w;
 
 	if (!src) {
 		dst = sh_chunk(to);
 		if (dst)
-			forget(dst, to_off, 1);
+			forget(dst, to_off, unit());
 		return;
 	}
 	dst = sh_chunk_w(to);
-	dst[to_off] = src[fo];
+	for (w = 0; w < word_of(unit()); w++)
+		dst[word_of(to_off) + w] = src[word_of(fo) + w];
 	if (mode == SPY_DEAD) {
 		UChar bit = (sh_bits(src)[fo >> 3] >> (fo & 7)) & 1;
 
@@ -272,18 +293,19 @@ static void copy_byte(Addr from, Addr to)
 	}
 }
 
-/* mremap moved memory: its history moves with it. Rare: byte by byte. */
+/* mremap moved memory (pages): its history moves with it. Rare: unit by
+ * unit. */
 void sh_copy(Addr from, Addr to, SizeT len)
 {
-	SizeT i;
+	SizeT i, u = unit();
 
 	if (from == to)
 		return;
 	if (to > from && to < from + len) {
-		for (i = len; i-- > 0;)
-			copy_byte(from + i, to + i);
+		for (i = len; i >= u; i -= u)
+			copy_unit(from + i - u, to + i - u);
 	} else {
-		for (i = 0; i < len; i++)
-			copy_byte(from + i, to + i);
+		for (i = 0; i + u <= len; i += u)
+			copy_unit(from + i, to + i);
 	}
 }

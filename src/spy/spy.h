@@ -98,7 +98,8 @@ void spy_cct_init(void);
 Int spy_module_of(Addr pc);
 /* The child of parent for pc, created on first use. */
 UInt spy_cct_child(UInt parent, Addr pc, UChar dtype);
-/* The handle of a leaf node for the shadow memory: LoadSpy has 24 bits. */
+/* The handle of a leaf node for the shadow memory: LoadSpy has 24 bits,
+ * rvn 27. */
 UInt spy_handle(UInt node);
 
 typedef struct {

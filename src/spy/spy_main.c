@@ -369,6 +369,10 @@ static void post_clo_init(void)
 	sh_init(spy_cfg.tool);
 	spy_cct_init();
 	if (spy_cfg.tool == SPY_RVN) {
+		/* Its translations average 600-900 bytes: sectors sized for
+		 * 400 filled at half their table, and each sector allocated
+		 * fills its table's 6 MB (docs/spy.md). */
+		VG_(details_avg_translation_sizeB)(RVN_TRANSLATION_B);
 		rvn_init();
 		VG_(track_post_reg_write)(rvn_post_reg_write);
 	}

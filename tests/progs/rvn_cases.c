@@ -22,6 +22,12 @@
  *   rvn_cases invariant a loop of one block recomputes x*y N times: all
  *                       but the first redundant (Valgrind would unroll
  *                       the loop and keep one product of each 4)
+ *   rvn_cases contexts  one load of a global, from two callers in turn,
+ *                       N times each: all but the first redundant (the
+ *                       same instruction, whatever its context)
+ *   rvn_cases writeback each of N elements loaded and stored back as it
+ *                       was: every store redundant, with the load that
+ *                       read the number there as its first
  *
  * N (the second argument, default 1000) is the size or the repetitions.
  */
@@ -114,6 +120,32 @@ NOIPA static uint64_t invariant(uint64_t x, uint64_t y, uint64_t n)
 	return s;
 }
 
+static volatile uint64_t global = 42;
+
+NOIPA static uint64_t read_global(void)
+{
+	return global; /* rvn: contexts */
+}
+
+NOIPA static uint64_t caller_a(void)
+{
+	return read_global() + 1;
+}
+
+NOIPA static uint64_t caller_b(void)
+{
+	return read_global() + 2;
+}
+
+NOIPA static void write_back(volatile uint64_t *a, long n)
+{
+	for (long i = 0; i < n; i++) {
+		uint64_t v = a[i]; /* rvn: readback */
+
+		a[i] = v; /* rvn: writeback */
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
@@ -165,8 +197,21 @@ int main(int argc, char **argv)
 			s += (i & 1) ? mul(x, k) : mul(i + 1000000, k);
 	} else if (!strcmp(c, "invariant")) {
 		s = invariant(12345, 678, (uint64_t)n);
+	} else if (!strcmp(c, "contexts")) {
+		for (long i = 0; i < n; i++)
+			s += caller_a() + caller_b();
+	} else if (!strcmp(c, "writeback")) {
+		uint64_t *a = malloc(8 * (size_t)n);
+
+		if (!a)
+			return 1;
+		for (long i = 0; i < n; i++)
+			a[i] = (uint64_t)i * 3;
+		write_back(a, n);
+		s = a[n - 1];
 	} else {
-		fprintf(stderr, "usage: rvn_cases bytes|rebytes|half|unaligned|swap|carry|again|invariant [N]\n");
+		fprintf(stderr, "usage: rvn_cases bytes|rebytes|half|unaligned|swap|carry|again|invariant|"
+				"contexts|writeback [N]\n");
 		return 2;
 	}
 	printf("%llu\n", (unsigned long long)s);
