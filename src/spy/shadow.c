@@ -190,12 +190,8 @@ static void forget(UInt *c, UWord off, SizeT n)
 	UChar *bits;
 	UWord end;
 
-	if (mode == SPY_RVN) {
-		zero_words(c + word_of(off), word_of(off + n) - word_of(off));
-		return;
-	}
 	if (mode != SPY_DEAD) {
-		zero_words(c + off, n);
+		zero_words(c + word_of(off), word_of(off + n) - word_of(off));
 		return;
 	}
 	bits = sh_bits(c);

@@ -369,7 +369,7 @@ static void post_clo_init(void)
 	sh_init(spy_cfg.tool);
 	spy_cct_init();
 	if (spy_cfg.tool == SPY_RVN) {
-		/* Its translations average 600-900 bytes: sectors sized for
+		/* Its translations average 550-900 bytes: sectors sized for
 		 * 400 filled at half their table, and each sector allocated
 		 * fills its table's 6 MB (docs/spy.md). */
 		VG_(details_avg_translation_sizeB)(RVN_TRANSLATION_B);
