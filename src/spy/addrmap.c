@@ -1,5 +1,6 @@
 /*
- * addrmap.c - addrmap.h's map: open addressing, doubled when half full.
+ * addrmap.c - addrmap.h's map: open addressing, doubled when three
+ * quarters full (rvn keeps one per instruction and one per context).
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_mallocfree.h"
@@ -13,7 +14,8 @@ static UInt slot(Addr key, UInt mask)
 	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> 40) & mask;
 }
 
-void *spy_addrmap_get(const SpyAddrMap *m, Addr key)
+/* Where key is in m, or NULL. */
+static void **find(const SpyAddrMap *m, Addr key)
 {
 	UInt h;
 
@@ -21,8 +23,20 @@ void *spy_addrmap_get(const SpyAddrMap *m, Addr key)
 		return NULL;
 	for (h = slot(key, m->mask); m->vals[h]; h = (h + 1) & m->mask)
 		if (m->keys[h] == key)
-			return m->vals[h];
+			return &m->vals[h];
 	return NULL;
+}
+
+void *spy_addrmap_get(const SpyAddrMap *m, Addr key)
+{
+	void **v = find(m, key);
+
+	return v ? *v : NULL;
+}
+
+void spy_addrmap_set(SpyAddrMap *m, Addr key, void *v)
+{
+	*find(m, key) = v;
 }
 
 static void insert(SpyAddrMap *m, Addr key, void *v)
@@ -37,7 +51,7 @@ static void insert(SpyAddrMap *m, Addr key, void *v)
 
 void spy_addrmap_put(SpyAddrMap *m, Addr key, void *v)
 {
-	if (2 * (m->n + 1) > (m->vals ? m->mask + 1 : 0)) {
+	if (4 * (m->n + 1) > (m->vals ? 3 * (m->mask + 1) : 0)) {
 		Addr *keys = m->keys;
 		void **vals = m->vals;
 		UInt i, old = vals ? m->mask + 1 : 0;

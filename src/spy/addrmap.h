@@ -19,5 +19,7 @@ typedef struct {
 void *spy_addrmap_get(const SpyAddrMap *m, Addr key);
 /* Map key (not in m yet) to v, not NULL. */
 void spy_addrmap_put(SpyAddrMap *m, Addr key, void *v);
+/* Map key (in m) to v instead, not NULL. */
+void spy_addrmap_set(SpyAddrMap *m, Addr key, void *v);
 
 #endif

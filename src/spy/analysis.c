@@ -541,7 +541,7 @@ static void silent_range(SpyThread *t, Addr a, SizeT len, UInt h, UInt now, cons
 		if (i == len) {
 			if (w)
 				rec(t, w, h, len, judge(old ? old : (const UChar *)a, nv, a, len,
-							spy_nodes[w].dtype));
+							spy_node(w)->dtype));
 			for (i = 0; i < len; i++)
 				c[i] = now;
 			return;
@@ -565,7 +565,7 @@ static void silent_range(SpyThread *t, Addr a, SizeT len, UInt h, UInt now, cons
 				for (j = i + 1; j < n && c[j] == w; j++)
 					;
 				rec(t, w, h, j - i,
-				    judge(o + i, nv + i, a + i, j - i, spy_nodes[w].dtype));
+				    judge(o + i, nv + i, a + i, j - i, spy_node(w)->dtype));
 				for (; i < j; i++)
 					c[i] = now;
 			}
@@ -680,7 +680,7 @@ static void load_range(SpyThread *t, Addr a, SizeT len, SpySite *slot, UInt h, c
 
 				for (i = 0; i < len; i++)
 					old[i] = (UChar)c[i];
-				rec_at(slot, t, w, h, len, judge(old, nv, a, len, spy_nodes[w].dtype));
+				rec_at(slot, t, w, h, len, judge(old, nv, a, len, spy_node(w)->dtype));
 			}
 			for (i = 0; i < len; i++)
 				c[i] = hv | nv[i];
@@ -701,7 +701,7 @@ static void load_range(SpyThread *t, Addr a, SizeT len, SpySite *slot, UInt h, c
 				for (k = i; k < j; k++)
 					old_bytes[k - i] = (UChar)c[k];
 				rec_at(slot, t, w, h, j - i,
-				    judge(old_bytes, nv + i, a + i, j - i, spy_nodes[w].dtype));
+				    judge(old_bytes, nv + i, a + i, j - i, spy_node(w)->dtype));
 			}
 			for (; i < j; i++)
 				c[i] = hv | nv[i];
@@ -778,12 +778,12 @@ static inline Bool load_words(SpyThread *t, UInt *c, Addr a, SizeT n, SpySite *s
 		enum verdict v = any_bits(changed) ? USE : WASTE;
 
 		/* The tolerance last: the node is a cache miss. */
-		if (v == USE && spy_cfg.approx > 0 && spy_nodes[w].dtype != DT_INT) {
+		if (v == USE && spy_cfg.approx > 0 && spy_node(w)->dtype != DT_INT) {
 			UChar old[32];
 
 			for (k = 0; k < n; k++)
 				old[k] = (UChar)c[k];
-			v = judge_approx(old, nv, a, n, spy_nodes[w].dtype);
+			v = judge_approx(old, nv, a, n, spy_node(w)->dtype);
 		}
 		rec_at(slot, t, w, h, n, v);
 	}
@@ -839,9 +839,9 @@ VG_REGPARM(3) void spy_load_value(Addr a, UWord flags, SpySite *slot, ULong v0)
 		enum verdict v = old == v0 ? WASTE : USE;
 
 		/* The tolerance first: the node is a cache miss. */
-		if (v == USE && spy_cfg.approx > 0 && spy_nodes[w].dtype != DT_INT)
+		if (v == USE && spy_cfg.approx > 0 && spy_node(w)->dtype != DT_INT)
 			v = judge_approx((const UChar *)&old, (const UChar *)&v0, a, n,
-					 spy_nodes[w].dtype);
+					 spy_node(w)->dtype);
 		rec_at(slot, spy_cur, w, h, n, v);
 	}
 	for (i = 0; i < n; i++)

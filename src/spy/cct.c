@@ -20,7 +20,7 @@
 
 #include "core/cct.h"
 
-SpyNode *spy_nodes;
+SpyNode **spy_node_chunks;
 UInt spy_nnodes;
 ULong spy_nodes_dropped;
 SpyModule *spy_mods;
@@ -43,7 +43,7 @@ struct node_slot {
 	UInt id;		/* NO_ID: empty */
 };
 
-static UInt node_cap;
+static UInt node_chunks, node_chunks_cap;
 static struct node_slot *node_hash;
 static UInt node_mask;
 static Int mods_cap;
@@ -67,18 +67,39 @@ static struct node_slot *new_node_table(UInt slots)
 	return t;
 }
 
+/* Room for node id: a chunk more when it starts one. */
+static void node_room(UInt id)
+{
+	if (id & ((1u << SPY_NODE_CHUNK_BITS) - 1))
+		return;
+	if (node_chunks == node_chunks_cap) {
+		node_chunks_cap = node_chunks_cap ? 2 * node_chunks_cap : 16;
+		spy_node_chunks = VG_(realloc)("witchspy.nodes", spy_node_chunks,
+					       node_chunks_cap * sizeof(*spy_node_chunks));
+	}
+	spy_node_chunks[node_chunks++] = VG_(malloc)("witchspy.nodes",
+						     sizeof(SpyNode) << SPY_NODE_CHUNK_BITS);
+}
+
 void spy_cct_init(void)
 {
-	node_cap = 1 << 12;
-	spy_nodes = VG_(malloc)("witchspy.nodes", node_cap * sizeof(SpyNode));
+	SpyNode *root;
+
+	node_room(0);
 	node_mask = (1 << 13) - 1;
 	node_hash = new_node_table(node_mask + 1);
-	spy_nodes[0].pc = 0;
-	spy_nodes[0].parent = NO_ID;
-	spy_nodes[0].module = -1;
-	spy_nodes[0].dtype = DT_INT;
+	root = spy_node(0);
+	root->pc = 0;
+	root->parent = NO_ID;
+	root->module = -1;
+	root->dtype = DT_INT;
+	root->hashed = False;
 	spy_nnodes = 1;
 }
+
+/* The table is let fill to three quarters: its slots are 16 bytes, and
+ * the keys are copied in, so a longer probe stays in few lines. */
+static UInt nhashed;
 
 static void grow_node_hash(void)
 {
@@ -88,18 +109,23 @@ static void grow_node_hash(void)
 	node_mask = node_mask * 2 + 1;
 	node_hash = new_node_table(node_mask + 1);
 	for (i = 1; i < spy_nnodes; i++) {
-		UInt h = core_cct_hash(spy_nodes[i].parent, spy_nodes[i].pc) & node_mask;
+		const SpyNode *n = spy_node(i);
+		UInt h = core_cct_hash(n->parent, n->pc) & node_mask;
 
+		if (!n->hashed)
+			continue;
 		while (node_hash[h].id != NO_ID)
 			h = core_cct_next(h, node_mask);
-		node_hash[h].pc = spy_nodes[i].pc;
-		node_hash[h].parent = spy_nodes[i].parent;
+		node_hash[h].pc = n->pc;
+		node_hash[h].parent = n->parent;
 		node_hash[h].id = i;
 	}
 }
 
 static Int add_module(const HChar *path, Addr bias, Addr lo, Addr hi)
 {
+	if (spy_nmods == SPY_MAX_MODULES)
+		return -1;
 	if (spy_nmods == mods_cap) {
 		mods_cap = mods_cap ? 2 * mods_cap : 32;
 		spy_mods = VG_(realloc)("witchspy.mods", spy_mods, mods_cap * sizeof(SpyModule));
@@ -179,6 +205,27 @@ Int spy_module_of(Addr pc)
 	return add_module(path, (Addr)VG_(DebugInfo_get_text_bias)(di), lo, hi);
 }
 
+/* A node more, or NO_ID when there are as many as can be. */
+static UInt new_node(UInt parent, Addr pc, UChar dtype, Bool hashed)
+{
+	UInt id;
+	SpyNode *n;
+
+	if (spy_nnodes >= MAX_NODES) {
+		spy_nodes_dropped++;
+		return NO_ID;
+	}
+	node_room(spy_nnodes);
+	id = spy_nnodes++;
+	n = spy_node(id);
+	n->pc = pc;
+	n->parent = parent;
+	n->module = (Short)spy_module_of(pc);
+	n->dtype = dtype;
+	n->hashed = hashed;
+	return id;
+}
+
 UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 {
 	UInt h, id;
@@ -187,25 +234,22 @@ UInt spy_cct_child(UInt parent, Addr pc, UChar dtype)
 	     h = core_cct_next(h, node_mask))
 		if (node_hash[h].parent == parent && node_hash[h].pc == pc)
 			return id;
-	if (spy_nnodes >= MAX_NODES) {
-		spy_nodes_dropped++;
+	id = new_node(parent, pc, dtype, True);
+	if (id == NO_ID)
 		return parent ? parent : 1;
-	}
-	if (spy_nnodes == node_cap) {
-		node_cap *= 2;
-		spy_nodes = VG_(realloc)("witchspy.nodes", spy_nodes, node_cap * sizeof(SpyNode));
-	}
-	id = spy_nnodes++;
-	spy_nodes[id].pc = pc;
-	spy_nodes[id].parent = parent;
-	spy_nodes[id].module = spy_module_of(pc);
-	spy_nodes[id].dtype = dtype;
 	node_hash[h].pc = pc;
 	node_hash[h].parent = parent;
 	node_hash[h].id = id;
-	if (core_cct_full(spy_nnodes, node_mask))
+	if (++nhashed * 4 > (ULong)node_mask * 3)
 		grow_node_hash();
 	return id;
+}
+
+UInt spy_cct_leaf(UInt parent, Addr pc, UChar dtype)
+{
+	UInt id = new_node(parent, pc, dtype, False);
+
+	return id == NO_ID ? (parent ? parent : 1) : id;
 }
 
 /* ---- pairs ---- */

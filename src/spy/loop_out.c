@@ -61,7 +61,7 @@ void loop_write_defs(struct core_profile *o)
 		UInt k, nr = t->lwpid ? loop_thread_records(t, &r) : 0;
 
 		for (k = 0; k < nr; k++) {
-			const SpyNode *node = &spy_nodes[r[k].node];
+			const SpyNode *node = spy_node(r[k].node);
 			const LoopDesc *l;
 
 			if (node->module < 0 || spy_mods[node->module].id < 0)

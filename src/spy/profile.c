@@ -179,7 +179,7 @@ static void add_path(void *ctx, UInt id)
 			l->ids = VG_(realloc)("witchspy.write", l->ids, c->cap * sizeof(UInt));
 		}
 		l->ids[l->n++] = id;
-		id = spy_nodes[id].parent;
+		id = spy_node(id)->parent;
 	}
 }
 
@@ -215,7 +215,7 @@ static void write_thread(const struct tlist *l)
 						       : pt->n);
 	core_profile_node(&o, 0, -1, -1, 0, 0);
 	for (i = 0; i < l->n; i++) {
-		const SpyNode *n = &spy_nodes[l->ids[i]];
+		const SpyNode *n = spy_node(l->ids[i]);
 		const SpyModule *m = n->module >= 0 ? &spy_mods[n->module] : NULL;
 
 		core_profile_node(&o, i + 1, local[n->parent], m ? m->id : -1,
@@ -284,7 +284,7 @@ static void write_modules(struct tlist *lists, UInt nt)
 		spy_mods[m].id = -1;
 	for (k = 0; k < nt; k++)
 		for (i = 0; i < lists[k].n; i++) {
-			m = spy_nodes[lists[k].ids[i]].module;
+			m = spy_node(lists[k].ids[i])->module;
 			if (m >= 0 && spy_mods[m].id < 0)
 				spy_mods[m].id = next++;
 		}

@@ -43,8 +43,9 @@ struct rctx {
 	Addr *pc;		/* by instruction */
 	RvnSite **site;		/* by instruction, made when first needed */
 	Int sbase;		/* the shadow guest state's offset */
-	Int sp_off;
-	Int pending;		/* judged results written to rvn_pending, not judged yet */
+	Int sp_off, ip_off;
+	Int cc_op_off;		/* the flags' operation: a constant, numbered by its value */
+	Int pending;		/* judged results put for rvn_judge_all, not judged yet */
 };
 
 /* ---- numbers in IR ---- */
@@ -59,24 +60,45 @@ static IRExpr *bin(IRSB *out, IROp op, IRExpr *a, IRExpr *b)
 	return spy_ir_tmp(out, Ity_I64, IRExpr_Binop(op, a, b));
 }
 
-/* rvn_fmix, rvn_mix and rvn_piece of rvn.h, in IR. */
-static IRExpr *ir_fmix(IRSB *out, IRExpr *x)
+/* rvn_stir, rvn_top, rvn_pack and rvn_num of rvn.h, in IR. */
+static IRExpr *ir_stir(IRSB *out, IRExpr *x)
 {
-	x = bin(out, Iop_Xor64, x, bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(31))));
-	x = bin(out, Iop_Mul64, x, u64(0x9E3779B97F4A7C15ULL));
-	return bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(32)));
+	x = bin(out, Iop_Mul64, x, u64(RVN_MUL));
+	x = bin(out, Iop_Xor64, x, bin(out, Iop_Shr64, x, IRExpr_Const(IRConst_U8(32))));
+	return bin(out, Iop_Mul64, x, u64(RVN_MUL));
 }
 
-static IRExpr *ir_mix(IRSB *out, IRExpr *h, IRExpr *v)
+static IRExpr *ir_top(IRSB *out, IRExpr *x)
 {
-	IRExpr *x = bin(out, Iop_Mul64, bin(out, Iop_Xor64, h, v), u64(0xBF58476D1CE4E5B9ULL));
+	return bin(out, Iop_Sar64, x, IRExpr_Const(IRConst_U8(32)));
+}
 
-	return ir_fmix(out, bin(out, Iop_Add64, x, u64(0x94D049BB133111EBULL)));
+static IRExpr *ir_pack(IRSB *out, IRExpr *a, IRExpr *b)
+{
+	return bin(out, Iop_Xor64, bin(out, Iop_Shl64, a, IRExpr_Const(IRConst_U8(32))), b);
+}
+
+static IRExpr *ir_num(IRSB *out, ULong op, IRExpr **a, Int n)
+{
+	IRExpr *s = u64(op);
+	Int i;
+
+	/* The state second: a constant there is an immediate operand. */
+	for (i = 0; i < n; i += 2)
+		s = ir_stir(out, bin(out, Iop_Xor64, i + 1 < n ? ir_pack(out, a[i], a[i + 1]) : a[i], s));
+	return ir_top(out, s);
+}
+
+static IRExpr *ir_num2(IRSB *out, ULong op, IRExpr *a, IRExpr *b)
+{
+	IRExpr *v[2] = { a, b };
+
+	return ir_num(out, op, v, 2);
 }
 
 static IRExpr *ir_piece(IRSB *out, IRExpr *v, UInt g, UInt k)
 {
-	return ir_fmix(out, bin(out, Iop_Add64, v, u64(0xD6E8FEB86659FD93ULL * (g * 64 + k))));
+	return ir_num(out, rvn_seed(0xD6E8FEB86659FD93ULL + g * 64 + k), &v, 1);
 }
 
 static ULong const_vn(const IRConst *c)
@@ -102,7 +124,16 @@ static ULong const_vn(const IRConst *c)
 		break;
 	}
 	}
-	return rvn_mix(rvn_mix(0xC0257A27ULL, (ULong)c->tag), bits);
+	return rvn_top(rvn_stir(rvn_stir(0xC0257A27ULL ^ (ULong)c->tag) ^ bits));
+}
+
+/* The number of the 64-bit value of atom x as if it were a constant
+ * (const_vn), made from its value at run time. */
+static IRExpr *value_vn(IRSB *out, IRExpr *x)
+{
+	IRExpr *s = bin(out, Iop_Xor64, x, u64(rvn_stir(0xC0257A27ULL ^ (ULong)Ico_U64)));
+
+	return ir_top(out, ir_stir(out, s));
 }
 
 /* The number of an atom (a temp or a constant). */
@@ -116,7 +147,7 @@ static IRExpr *num(struct rctx *c, IRExpr *a)
 
 static ULong op_vn(UInt op)
 {
-	return rvn_fmix(0x0F0F000000000000ULL + op);
+	return rvn_seed(0x0F0F000000000000ULL + op);
 }
 
 /* ---- which operations keep a number, which make one ---- */
@@ -204,32 +235,32 @@ static Bool commutes_rm(IROp op)
 	}
 }
 
-/* The number of op over the numbers a[0..n-1]; from `from` on the first
- * two commute. */
+/* The number of op over the numbers a[0..n-1]; with commute, the two
+ * from `from` on count as one operand, the same either way round: their
+ * product and their sum, which tell the pair apart (a number's 32 bits
+ * sign-extended: neither overflows), folded into one word. */
 static IRExpr *op_num(struct rctx *c, ULong opc, IRExpr **a, Int n, Int from, Bool commute)
 {
 	IRSB *out = c->out;
-	IRExpr *h = u64(opc);
 	Int i;
 
-	for (i = 0; i < n; i++) {
-		if (commute && i == from && i + 1 < n) {
-			/* Symmetric in the two: their sum and their xor. */
-			h = ir_mix(out, h, bin(out, Iop_Add64, a[i], a[i + 1]));
-			h = ir_mix(out, h, bin(out, Iop_Xor64, a[i], a[i + 1]));
-			i++;
-			continue;
-		}
-		h = ir_mix(out, h, a[i]);
+	if (commute && from + 1 < n) {
+		IRExpr *sum = bin(out, Iop_Add64, a[from], a[from + 1]);
+
+		a[from] = bin(out, Iop_Xor64, bin(out, Iop_Mul64, a[from], a[from + 1]),
+			      bin(out, Iop_Shl64, sum, IRExpr_Const(IRConst_U8(32))));
+		for (i = from + 1; i + 1 < n; i++)
+			a[i] = a[i + 1];
+		n--;
 	}
-	return h;
+	return ir_num(out, opc, a, n);
 }
 
 /* The number an expression's value gets (e an operation over atoms). */
 static IRExpr *expr_num(struct rctx *c, IRExpr *e)
 {
 	IRSB *out = c->out;
-	IRExpr *a[4];
+	IRExpr *a[8];
 	UInt g, k;
 	Int n = 0, i;
 	IROp op;
@@ -269,14 +300,12 @@ static IRExpr *expr_num(struct rctx *c, IRExpr *e)
 		return op_num(c, op_vn(op), a, 4, 0, False);
 	case Iex_CCall:
 		/* Every argument counts (a condition's fifth is the carry
-		 * before inc and dec): past the fourth, into the fourth. */
+		 * before inc and dec). */
 		for (i = 0; e->Iex.CCall.args[i]; i++) {
-			if (n < 4)
-				a[n++] = num(c, e->Iex.CCall.args[i]);
-			else
-				a[3] = ir_mix(out, a[3], num(c, e->Iex.CCall.args[i]));
+			tl_assert(n < 8);
+			a[n++] = num(c, e->Iex.CCall.args[i]);
 		}
-		return op_num(c, rvn_fmix((ULong)(HWord)e->Iex.CCall.cee->addr), a, n, 0, False);
+		return op_num(c, rvn_seed((ULong)(HWord)e->Iex.CCall.cee->addr), a, n, 0, False);
 	case Iex_ITE:
 		return spy_ir_tmp(out, Ity_I64, IRExpr_ITE(e->Iex.ITE.cond, num(c, e->Iex.ITE.iftrue),
 						     num(c, e->Iex.ITE.iffalse)));
@@ -337,33 +366,39 @@ static void slot_put(struct rctx *c, Int slot, IRExpr *v)
 	addStmtToIRSB(c->out, IRStmt_Put(c->sbase + slot, v));
 }
 
+/* Where a part lies in what holds it: an operand of the part's number. */
+static IRExpr *where(Int off, Int size)
+{
+	return u64((ULong)off << 8 | (ULong)size);
+}
+
 static IRExpr *reg_get(struct rctx *c, Int off, Int size)
 {
 	IRSB *out = c->out;
-	Int slot = off & ~7, k;
-	IRExpr *v0, *whole, *h;
+	Int slot = off & ~7, k, n = 0;
+	IRExpr *v[8], *whole;
 
-	if (size <= 8 && off + size <= slot + 8) {
-		v0 = slot_get(c, slot);
-		if (off == slot)
-			return v0;
-		return ir_mix(out, ir_mix(out, v0, u64(0x5EC7)), u64((ULong)(off - slot) << 8 | size));
-	}
+	/* The instruction pointer is no operand's value: it has no slot. */
+	if (off == c->ip_off)
+		return u64(rvn_seed(0x1B0FF));
+	v[n++] = slot_get(c, slot);
+	if (size <= 8 && off + size <= slot + 8)
+		return off == slot ? v[0] : ir_num2(out, RVN_OP_PART_READ, v[0], where(off - slot, size));
 	/* Several slots: one value put whole, or a number of its parts. */
-	v0 = slot_get(c, slot);
 	whole = IRExpr_Const(IRConst_U1(True));
-	h = ir_mix(out, v0, u64(0x701E));
 	for (k = 1; k * 8 < (off - slot) + size; k++) {
-		IRExpr *v = slot_get(c, slot + 8 * k);
-
+		tl_assert(n < 7);
+		v[n] = slot_get(c, slot + 8 * k);
 		whole = spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_And1, whole,
-						      spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, v,
-										    ir_piece(out, v0, 8, (UInt)k)))));
-		h = ir_mix(out, h, v);
+						      spy_ir_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, v[n],
+										    ir_piece(out, v[0], 8, (UInt)k)))));
+		n++;
 	}
-	if (off != slot)
-		return ir_mix(out, h, u64((ULong)(off - slot) << 8 | size));
-	return spy_ir_tmp(out, Ity_I64, IRExpr_ITE(whole, v0, h));
+	if (off != slot) {
+		v[n++] = where(off - slot, size);
+		return ir_num(out, RVN_OP_WHOLE_READ, v, n);
+	}
+	return spy_ir_tmp(out, Ity_I64, IRExpr_ITE(whole, v[0], ir_num(out, RVN_OP_WHOLE_READ, v, n)));
 }
 
 static void reg_put(struct rctx *c, Int off, Int size, IRExpr *v)
@@ -371,19 +406,19 @@ static void reg_put(struct rctx *c, Int off, Int size, IRExpr *v)
 	IRSB *out = c->out;
 	Int slot = off & ~7, k;
 
+	if (off == c->ip_off || (off == c->cc_op_off && size == 8))
+		return;
 	if (off == slot && size % 8 == 0) {
 		for (k = 0; k * 8 < size; k++)
 			slot_put(c, slot + 8 * k, k ? ir_piece(out, v, 8, (UInt)k) : v);
 		return;
 	}
 	/* Part of a slot (al, ah, ax) or across slots: a number of what each
-	 * held and what went into it, in that order (a mix of the two alone
-	 * is symmetric: swapped, or the same, they would name one value). */
+	 * held, what went into it and where, in that order. */
 	for (k = 0; slot + 8 * k < off + size; k++) {
-		IRExpr *old = ir_mix(out, u64(RVN_PART_SEED), slot_get(c, slot + 8 * k));
+		IRExpr *a[3] = { slot_get(c, slot + 8 * k), v, where(off - slot - 8 * k + 64, size) };
 
-		slot_put(c, slot + 8 * k, ir_mix(out, ir_mix(out, old, v),
-						 u64((ULong)(off - slot - 8 * k + 64) << 8 | size)));
+		slot_put(c, slot + 8 * k, ir_num(out, RVN_OP_PART_WRITE, a, 3));
 	}
 }
 
@@ -528,33 +563,48 @@ static void find_results(struct rctx *c, Int ninsn)
 /* ---- statements ---- */
 
 /* Instruction k's site: only those that load, store or compute have one. */
-static IRExpr *site_of(struct rctx *c, Int k)
+static RvnSite *site_of(struct rctx *c, Int k)
 {
 	if (!c->site[k])
 		c->site[k] = rvn_site_at(c->pc[k]);
-	return hw((HWord)c->site[k]);
+	return c->site[k];
 }
 
-static UWord flags(struct rctx *c, Int k, Int size)
+/* A load's or store's site and flags, one immediate operand (rvn.h). */
+static IRExpr *access(struct rctx *c, Int k, Int size)
 {
-	return (UWord)size | (c->writes_sp[k] ? RVN_IMPLICIT : 0);
+	return hw((HWord)site_of(c, k)->id << RVN_ID_SHIFT | (HWord)size |
+		  (c->writes_sp[k] ? RVN_IMPLICIT : 0));
 }
 
-/* Judge the results written to rvn_pending (guard: NULL, or only when
- * it holds). */
+/* Judge the results pending (guard: NULL, or only when it holds). The
+ * helper reads them in the guest state, which iropt must be told. */
 static void judge_pending(struct rctx *c, IRExpr *guard)
 {
-	if (c->pending)
-		call_0(c, "rvn_judge_all", rvn_judge_all, 1, mkIRExprVec_1(hw((HWord)c->pending)),
-		       guard);
+	IRDirty *d;
+
+	if (!c->pending)
+		return;
+	d = unsafeIRDirty_0_N(2, "rvn_judge_all", VG_(fnptr_to_fnentry)(rvn_judge_all),
+			      mkIRExprVec_2(IRExpr_GSPTR(), hw((HWord)c->pending)));
+	if (guard)
+		d->guard = guard;
+	d->nFxState = 1;
+	d->fxState[0].fx = Ifx_Read;
+	d->fxState[0].offset = rvn_pending_off;
+	d->fxState[0].size = c->pending * sizeof(RvnPending);
+	d->fxState[0].nRepeats = 0;
+	d->fxState[0].repeatLen = 0;
+	addStmtToIRSB(c->out, IRStmt_Dirty(d));
 }
 
 static void judge_later(struct rctx *c, Int k, IRExpr *vn)
 {
-	RvnPending *p = &rvn_pending[c->pending];
+	Int off = rvn_pending_off + c->pending * (Int)sizeof(RvnPending);
 
-	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, hw((HWord)&p->s), site_of(c, k)));
-	addStmtToIRSB(c->out, IRStmt_Store(Iend_LE, hw((HWord)&p->vn), vn));
+	addStmtToIRSB(c->out, IRStmt_Put(off + offsetof(RvnPending, id), IRExpr_Const(IRConst_U32(site_of(c, k)->id))));
+	addStmtToIRSB(c->out, IRStmt_Put(off + offsetof(RvnPending, vn),
+					 spy_ir_tmp(c->out, Ity_I32, IRExpr_Unop(Iop_64to32, vn))));
 	if (++c->pending == RVN_PENDING) {
 		judge_pending(c, NULL);
 		c->pending = 0;
@@ -576,7 +626,10 @@ static void wrtmp(struct rctx *c, Int i, Int k)
 	addStmtToIRSB(c->out, st);
 	switch (e->tag) {
 	case Iex_Get:
-		v = reg_get(c, e->Iex.Get.offset, sizeofIRType(e->Iex.Get.ty));
+		if (e->Iex.Get.offset == c->cc_op_off && e->Iex.Get.ty == Ity_I64)
+			v = value_vn(c->out, IRExpr_RdTmp(t));
+		else
+			v = reg_get(c, e->Iex.Get.offset, sizeofIRType(e->Iex.Get.ty));
 		break;
 	case Iex_RdTmp: case Iex_Const:
 		v = num(c, e);
@@ -584,7 +637,7 @@ static void wrtmp(struct rctx *c, Int i, Int k)
 	case Iex_Load:
 		size = sizeofIRType(e->Iex.Load.ty);
 		v = call_1(c, "rvn_load", rvn_load,
-			   mkIRExprVec_3(site_of(c, k), e->Iex.Load.addr, hw(flags(c, k, size))), NULL);
+			   mkIRExprVec_2(access(c, k, size), e->Iex.Load.addr), NULL);
 		break;
 	case Iex_Unop: case Iex_Binop: case Iex_Triop: case Iex_Qop: case Iex_CCall: case Iex_ITE:
 		v = expr_num(c, e);
@@ -603,7 +656,7 @@ static void store(struct rctx *c, Int k, IRExpr *addr, IRExpr *data, IRExpr *gua
 	Int size = sizeofIRType(typeOfIRExpr(c->in->tyenv, data));
 
 	call_0(c, "rvn_store", rvn_store, 0,
-	       mkIRExprVec_4(site_of(c, k), addr, hw(flags(c, k, size)), num(c, data)), guard);
+	       mkIRExprVec_3(access(c, k, size), addr, num(c, data)), guard);
 }
 
 static void dirty(struct rctx *c, IRDirty *d)
@@ -660,7 +713,7 @@ static void stmt(struct rctx *c, Int i)
 		size = lg->cvt == ILGop_IdentV128 ? 16 : lg->cvt == ILGop_Ident64 ? 8 :
 		       lg->cvt == ILGop_Ident32 ? 4 : lg->cvt == ILGop_16Uto32 || lg->cvt == ILGop_16Sto32 ? 2 : 1;
 		v = call_1(c, "rvn_load", rvn_load,
-			   mkIRExprVec_3(site_of(c, k), lg->addr, hw(flags(c, k, size))), lg->guard);
+			   mkIRExprVec_2(access(c, k, size), lg->addr), lg->guard);
 		set_num(c, lg->dst, spy_ir_tmp(c->out, Ity_I64, IRExpr_ITE(lg->guard, v, num(c, lg->alt))));
 		return;
 	}
@@ -730,9 +783,9 @@ static void judge_value(struct rctx *c, Int i, Int k)
 	for (a = 0; a < n; a++) {
 		m = spy_ir_pieces(c->out, args[a], p);
 		for (j = 0; j < m; j++)
-			h = ir_mix(c->out, h, p[j]);
+			h = ir_stir(c->out, bin(c->out, Iop_Xor64, h, p[j]));
 	}
-	call_0(c, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(site_of(c, k), h), NULL);
+	call_0(c, "rvn_judge_value", rvn_judge_value, 2, mkIRExprVec_2(hw((HWord)site_of(c, k)), h), NULL);
 }
 
 /* The translation's instructions' addresses, by instruction. */
@@ -762,7 +815,11 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	c.in = in;
 	c.out = deepCopyIRSBExceptStmts(in);
 	c.sbase = layout->total_sizeB;
+	rvn_pending_off = 2 * layout->total_sizeB;
+	tl_assert(RVN_PENDING * sizeof(RvnPending) <= (SizeT)layout->total_sizeB);
 	c.sp_off = layout->offset_SP;
+	c.ip_off = layout->offset_IP;
+	c.cc_op_off = offsetof(VexGuestAMD64State, guest_CC_OP);
 	c.pending = 0;
 	c.vt = VG_(malloc)("witchspy.rvn", (ntmp + 1) * sizeof(IRTemp));
 	c.owner = VG_(malloc)("witchspy.rvn", (in->stmts_used + 1) * sizeof(Int));

@@ -3,9 +3,9 @@
  * numbering at run time (the RVN thesis, chapter 2). What rvn.c (the IR)
  * and rvn_run.c (the helpers and their tables) share.
  *
- * A value number (VN) is 32 bits, held in 64 (zero above). Computations
+ * A value number (VN) is 32 bits, held in 64 (sign-extended). Computations
  * get theirs by hashing their operator with their operands' numbers, in
- * the translation itself (rvn_mix below, the same function in C and in
+ * the translation itself (rvn_num below, the same function in C and in
  * IR); the same operator on the same numbers gives the same number, which
  * is value numbering without a table. Two different values share a
  * number by chance one time in 2^32 (the thesis's own hash, 28 bits of
@@ -29,8 +29,8 @@
 
 /*
  * An instruction's handle in a calling context is the context tree's
- * child of that context for it (spy_cct_child): a lookup in a table of
- * every node, a cache miss where a program has many contexts. A function
+ * child of that context for it (rvn_sites.c): a lookup in a table of the
+ * context's, a cache miss where a program has many contexts. A function
  * called from many places runs its instructions in several contexts in
  * turn (sqlite3 under rvn looked up a node for half of its events with
  * the last two kept): each instruction keeps its last RVN_CONTEXTS,
@@ -46,11 +46,19 @@ typedef struct {
 	UInt *node;
 } RvnSeen;
 
+/* A site's redundant events while they go to one pair, counted here:
+ * a pair's record is seldom in the cache, the site's is. */
+typedef struct {
+	SpyThread *t;		/* NULL: empty */
+	UInt first, again;	/* the pair */
+	UInt n[3];		/* computations, loads, stores */
+} RvnMemo;
+
 /* One instruction that loads, stores or computes. */
 typedef struct {
 	ULong kept[RVN_KEEP];	/* keys it put in the table, oldest first out */
 	Addr pc;
-	SpyMemo memo;		/* its redundant events while they go to one pair */
+	RvnMemo memo;
 	RvnSeen *seen;		/* --by=value, made when first judged */
 	UInt ctx[RVN_CONTEXTS];	/* spy_cur_node when it ran; SPY_NO_NODE: none */
 	UInt handle[RVN_CONTEXTS];	/* its node in ctx[i] */
@@ -62,7 +70,15 @@ typedef struct {
 /* The site of the instruction at pc, one whatever translations hold it
  * (rvn_sites.c). */
 RvnSite *rvn_site_at(Addr pc);
+extern RvnSite **rvn_sites;	/* by id - 1 */
+
+static inline RvnSite *rvn_site_by_id(UInt id)
+{
+	return rvn_sites[id - 1];
+}
 UInt rvn_site_resolve(RvnSite *s);
+/* A memo's counts added to its pair, and it emptied. */
+void rvn_memo_flush(RvnMemo *m);
 /* Every site's memo: added to its pair, or emptied (spy_memos_flush and
  * spy_memos_drop). */
 void rvn_memos_flush(void);
@@ -74,9 +90,12 @@ static inline UInt rvn_site_handle(RvnSite *s)
 	return LIKELY(s->ctx[0] == spy_cur_node) ? s->handle[0] : rvn_site_resolve(s);
 }
 
-/* Flags of a load or store, beside its size. */
+/* A load's or store's one argument for what it is: its site's id, and
+ * flags beside its size (an immediate of 5 bytes, where a site's address
+ * and the flags took 15). */
 #define RVN_SIZE(f) ((f) & 0xff)
 #define RVN_IMPLICIT 0x100	/* push, pop, call, ret: carried, not judged */
+#define RVN_ID_SHIFT 9
 
 /* Memory: 4-byte cells, each holding a VN and who last put or read it
  * (rvn_run.c), in 8 bytes. A value wider than a cell is its VN in the
@@ -93,38 +112,77 @@ static inline UInt rvn_site_handle(RvnSite *s)
 #define RVN_HANDLE_BITS 27
 #define RVN_HANDLES (1u << RVN_HANDLE_BITS)
 
-/* A number from x: its top half after a multiply, which every bit of x
- * reaches. */
-static inline ULong rvn_fmix(ULong x)
+/*
+ * Numbers are 32 bits, sign-extended into 64, so that a constant number
+ * is an immediate operand in the translated code (zero-extended, half of
+ * them took a 10-byte move first). An operation's number is its operator's
+ * (itself a number) and its operands' numbers stirred together two at a
+ * time: each pair packed into one word, which keeps both whole, xored into
+ * the state and stirred, and the result the state's top half. The same
+ * functions are built in IR (rvn.c): a binary operation costs two
+ * multiplies by an immediate, where two mixes of one operand each took
+ * four multiplies by 64-bit constants, and its code is half the size.
+ */
+#define RVN_MUL 0xFFFFFFFF9E3779B1ULL	/* odd, and a 32-bit immediate */
+
+/* A bijection of 64 bits whose top half every bit reaches. */
+static inline ULong rvn_stir(ULong x)
 {
-	x ^= x >> 31;
-	x *= 0x9E3779B97F4A7C15ULL;
-	return x >> 32;
+	x *= RVN_MUL;
+	x ^= x >> 32;
+	return x * RVN_MUL;
+}
+
+/* A state's number: its top half, sign-extended. */
+static inline ULong rvn_top(ULong x)
+{
+	return (ULong)((Long)x >> 32);
+}
+
+/* Two numbers in one word, each recoverable from it. */
+static inline ULong rvn_pack(ULong a, ULong b)
+{
+	return a << 32 ^ b;
+}
+
+/* The number of operator op over the numbers a[0..n-1], in this order. */
+static inline ULong rvn_num(ULong op, const ULong *a, Int n)
+{
+	ULong s = op;
+	Int i;
+
+	for (i = 0; i < n; i += 2)
+		s = rvn_stir(s ^ (i + 1 < n ? rvn_pack(a[i], a[i + 1]) : a[i]));
+	return rvn_top(s);
+}
+
+/* The number of a constant seed (an operator's, a piece's). */
+static inline ULong rvn_seed(ULong seed)
+{
+	return rvn_top(rvn_stir(seed));
 }
 
 /* The k-th piece (of g bytes) of the value numbered v. */
 static inline ULong rvn_piece(ULong v, UInt g, UInt k)
 {
-	return rvn_fmix(v + 0xD6E8FEB86659FD93ULL * (g * 64 + k));
+	return rvn_num(rvn_seed(0xD6E8FEB86659FD93ULL + g * 64 + k), &v, 1);
 }
 
-/* What a part of a register or cell held, before what was written into
- * the part is mixed in: rvn_mix(rvn_mix(PART_SEED, old), new). */
-#define RVN_PART_SEED 0x8CB92BA72F3D8DD7ULL
-
-/* h extended by one more operand number. */
-static inline ULong rvn_mix(ULong h, ULong v)
-{
-	return rvn_fmix((h ^ v) * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL);
-}
+/* The operators of parts: a part of a value read (at where = its offset
+ * << 8 | its size), several cells or slots read as one, and a part
+ * written over what was there. */
+#define RVN_OP_PART_READ rvn_seed(0x5EC7)
+#define RVN_OP_WHOLE_READ rvn_seed(0x701E)
+#define RVN_OP_PART_WRITE rvn_seed(0x8CB92BA72F3D8DD7ULL)
 
 /*
- * Computations waiting to be judged: a translation writes each judged
- * result's site and number here and judges them together (rvn_judge_all)
- * before it can leave, at a side exit that is taken and at its end, so
- * that the table's probes of one call can overlap in the cache (those of
- * its old generation are prefetched first) instead of each waiting for
- * its own miss. They are
+ * Computations waiting to be judged: a translation puts each judged
+ * result's site id and number in its thread's second shadow guest state,
+ * a few bytes of code where a store to a global took four times as many,
+ * and judges them together (rvn_judge_all) before it can leave, at a side
+ * exit that is taken and at its end, so that the table's probes of one
+ * call can overlap in the cache (those of its old generation are
+ * prefetched first) instead of each waiting for its own miss. They are
  * judged in the same order as one by one, in the same calling context,
  * and nothing else a translation calls reads what judging changes.
  * A translation with more judged results than fit judges them earlier.
@@ -132,16 +190,17 @@ static inline ULong rvn_mix(ULong h, ULong v)
 #define RVN_PENDING 64
 
 typedef struct {
-	RvnSite *s;
-	ULong vn;
+	UInt id;		/* the site's (rvn_site_by_id) */
+	UInt vn;
 } RvnPending;
 
-extern RvnPending rvn_pending[RVN_PENDING];
+/* Where in the guest state they are: the second shadow's start. */
+extern Int rvn_pending_off;
 
 /* The helpers the translations call. */
-ULong rvn_load(RvnSite *s, Addr a, UWord flags);
-void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn);
-VG_REGPARM(1) void rvn_judge_all(UWord n);
+ULong rvn_load(UWord flags, Addr a);
+void rvn_store(UWord flags, Addr a, ULong vn);
+VG_REGPARM(2) void rvn_judge_all(const UChar *gs, UWord n);
 VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h);
 ULong rvn_fresh(void);
 /* A helper wrote guest state at [off, off + size): fresh numbers there. */

@@ -48,7 +48,7 @@ ULong rvn_fresh(void)
 	ULong v;
 
 	do
-		v = rvn_fmix(next_fresh++ * 0xA24BAED4963EE407ULL);
+		v = rvn_top(rvn_stir(next_fresh++ * 0xA24BAED4963EE407ULL));
 	while (!v);
 	return v;
 }
@@ -97,7 +97,7 @@ static inline struct cell *next_cell(struct cell *c, Addr p, Bool create)
 
 static ULong cell_vn(const struct cell *c)
 {
-	return c->vn;
+	return (ULong)(Long)(Int)c->vn;
 }
 
 static void cell_set(struct cell *c, ULong vn, UInt handle)
@@ -150,7 +150,8 @@ static ULong mem_vn(Addr a, UInt n, UInt *last, struct cell **cp)
 	Addr c0 = a & ~(Addr)(RVN_CELL - 1);
 	Addr end = a + n, p;
 	struct cell *c = cell_at(c0, False), *q;
-	ULong vn, h;
+	ULong vn, v[16];
+	Int m = 0;
 	Bool whole;
 
 	*last = 0;
@@ -160,22 +161,23 @@ static ULong mem_vn(Addr a, UInt n, UInt *last, struct cell **cp)
 	vn = cell_vn(c);
 	if (end <= c0 + RVN_CELL) {
 		*last = cell_who(c);
-		return a == c0 ? vn : rvn_mix(rvn_mix(vn, 0x5EC7), (a - c0) << 8 | n);
+		v[0] = vn;
+		v[1] = (a - c0) << 8 | n;
+		return a == c0 ? vn : rvn_num(RVN_OP_PART_READ, v, 2);
 	}
 	whole = a == c0 && end % RVN_CELL == 0;
 	FOR_CELLS(q, p, c0, c, end, False) {
 		if (!cell_has(q))
 			return 0;
 		whole = whole && (p == c0 || cell_vn(q) == rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL)));
+		tl_assert(m < 15);
+		v[m++] = cell_vn(q);
 	}
 	*last = cell_who(c);
 	if (whole)
 		return vn;
-	h = rvn_mix(vn, 0x701E);
-	FOR_CELLS(q, p, c0, c, end, False)
-		if (p != c0)
-			h = rvn_mix(h, cell_vn(q));
-	return rvn_mix(h, (a - c0) << 8 | n);
+	v[m++] = (a - c0) << 8 | n;
+	return rvn_num(RVN_OP_WHOLE_READ, v, m);
 }
 
 static void mem_put(Addr a, UInt n, ULong vn, UInt node)
@@ -188,37 +190,46 @@ static void mem_put(Addr a, UInt n, ULong vn, UInt node)
 		return;
 	}
 	/* Part of a cell, or across cells: each changes into a number of
-	 * what it held and what was written into it. */
+	 * what it held, what was written into it and where. */
 	FOR_CELLS(c, p, c0, cell_at(c0, True), a + n, True) {
-		ULong old = rvn_mix(RVN_PART_SEED, cell_has(c) ? cell_vn(c) : rvn_fresh());
+		ULong v[3] = { cell_has(c) ? cell_vn(c) : rvn_fresh(), vn, (a - p + 64) << 8 | n };
 
-		cell_set(c, rvn_mix(rvn_mix(old, vn), (a - p + 64) << 8 | n), node);
+		cell_set(c, rvn_num(RVN_OP_PART_WRITE, v, 3), node);
 	}
 }
 
 /* ---- judging ---- */
 
-/* A redundant event of site s, counted in its memo while its events go
- * to one pair: a pair's record is seldom in the cache, the site's is. */
+void rvn_memo_flush(RvnMemo *m)
+{
+	SpyPair *p;
+
+	if (!m->t)
+		return;
+	p = spy_pair(&m->t->pairs, m->first, m->again);
+	p->waste += m->n[0];
+	p->use += m->n[1];
+	p->approx += m->n[2];
+	p->count += (ULong)m->n[0] + m->n[1] + m->n[2];
+	VG_(memset)(m, 0, sizeof(*m));
+}
+
+/* A redundant event of site s, of kind 0 (a computation), 1 (a load)
+ * or 2 (a store), counted in its memo while its events go to one pair. */
 static void redundant(RvnSite *s, UInt first, UInt again, int kind)
 {
-	SpyMemo *m = &s->memo;
+	RvnMemo *m = &s->memo;
 
 	if (!spy_cur)
 		return;
-	if (UNLIKELY(m->t != spy_cur || m->p.watch != first || m->p.trap != again)) {
-		spy_memo_flush(m);
+	if (UNLIKELY(m->t != spy_cur || m->first != first || m->again != again)) {
+		rvn_memo_flush(m);
 		m->t = spy_cur;
-		m->p.watch = first;
-		m->p.trap = again;
+		m->first = first;
+		m->again = again;
 	}
-	m->p.count++;
-	if (kind == 'c')
-		m->p.waste++;
-	else if (kind == 'l')
-		m->p.use++;
-	else
-		m->p.approx++;
+	if (UNLIKELY(++m->n[kind] == 0xffffffffu))
+		rvn_memo_flush(m);
 }
 
 /* The bytes of the cell at p that [a, end) covers, a bit each. */
@@ -233,7 +244,7 @@ static UInt cell_bytes(Addr p, Addr a, Addr end)
  * context, or its node in another. */
 static Bool same_insn(UInt h, UInt handle, Addr pc)
 {
-	return h == handle || spy_nodes[h].pc == pc;
+	return h == handle || spy_node(h)->pc == pc;
 }
 
 /*
@@ -264,8 +275,9 @@ static Bool read_again(struct cell *c0, Addr a, UInt n, UInt handle, Addr pc)
 /* A load is redundant when the same instruction read the same number at
  * the same address last (read_again). Its pair is (the load, the load)
  * in its context now. */
-ULong rvn_load(RvnSite *s, Addr a, UWord flags)
+ULong rvn_load(UWord flags, Addr a)
 {
+	RvnSite *s = rvn_site_by_id((UInt)(flags >> RVN_ID_SHIFT));
 	UInt n = RVN_SIZE(flags), last, node;
 	struct cell *c;
 	ULong vn = mem_vn(a, n, &last, &c);
@@ -280,7 +292,7 @@ ULong rvn_load(RvnSite *s, Addr a, UWord flags)
 	node = rvn_site_handle(s);
 	if (read_again(c, a, n, node, s->pc)) {
 		rvn_st.redundant_loads++;
-		redundant(s, node, node, 'l');
+		redundant(s, node, node, 1);
 	}
 	return vn;
 }
@@ -299,8 +311,9 @@ static void stored_again(struct cell *c0, Addr a, UInt n, UInt handle)
 /* A store is redundant when the location holds its number already; its
  * pair is (the access that last put the number there or read it, the
  * store). */
-void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
+void rvn_store(UWord flags, Addr a, ULong vn)
 {
+	RvnSite *s = rvn_site_by_id((UInt)(flags >> RVN_ID_SHIFT));
 	UInt n = RVN_SIZE(flags), last, node = rvn_site_handle(s);
 	struct cell *c;
 
@@ -308,7 +321,7 @@ void rvn_store(RvnSite *s, Addr a, UWord flags, ULong vn)
 		rvn_st.stores++;
 		if (vn && mem_vn(a, n, &last, &c) == vn) {
 			rvn_st.redundant_stores++;
-			redundant(s, last, node, 's');
+			redundant(s, last, node, 2);
 			stored_again(c, a, n, node);
 			return;
 		}
@@ -381,30 +394,31 @@ static void judge(RvnSite *s, ULong key)
 	rvn_st.computations++;
 	if (!rvn_table_add(key, node, &first)) {
 		rvn_st.redundant_computations++;
-		redundant(s, first, node, 'c');
+		redundant(s, first, node, 0);
 		kept_again(s, key);
 		return;
 	}
 	keep(s, key);
 }
 
-RvnPending rvn_pending[RVN_PENDING];
+Int rvn_pending_off;
 
-VG_REGPARM(1) void rvn_judge_all(UWord n)
+VG_REGPARM(2) void rvn_judge_all(const UChar *gs, UWord n)
 {
+	const RvnPending *p = (const RvnPending *)(gs + rvn_pending_off);
+	RvnSite *s[RVN_PENDING];
 	ULong m = thread_mask(), keys[RVN_PENDING];
 	UWord i;
 
 	for (i = 0; i < n; i++) {
-		RvnSite *s = rvn_pending[i].s;
-
-		keys[i] = mix64(rvn_pending[i].vn ^ m);
+		s[i] = rvn_site_by_id(p[i].id);
+		keys[i] = mix64((ULong)(Long)(Int)p[i].vn ^ m);
 		rvn_table_prefetch(keys[i]);
-		if (s->nkept == RVN_KEEP && s->epoch == epoch)
-			rvn_table_prefetch(s->kept[s->next_out]);
+		if (s[i]->nkept == RVN_KEEP && s[i]->epoch == epoch)
+			rvn_table_prefetch(s[i]->kept[s[i]->next_out]);
 	}
 	for (i = 0; i < n; i++)
-		judge(rvn_pending[i].s, keys[i]);
+		judge(s[i], keys[i]);
 }
 
 /* --by=value: the same operator on the same operand values as one of the
@@ -426,7 +440,7 @@ VG_REGPARM(2) void rvn_judge_value(RvnSite *s, ULong h)
 	for (j = 0; j < v->n; j++)
 		if (v->h[j] == h) {
 			rvn_st.redundant_computations++;
-			redundant(s, v->node[j], node, 'c');
+			redundant(s, v->node[j], node, 0);
 			return;
 		}
 	if (v->n < spy_cfg.history) {

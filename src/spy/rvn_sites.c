@@ -2,14 +2,16 @@
  * rvn_sites.c - the instructions of witch spy --tool=rvn (RvnSite, rvn.h):
  * one per address, and their handles in the calling contexts they run in.
  *
- * A handle is the context tree's node for an instruction under a context
- * (spy_cct_child). The tree's table of every node is large, and a lookup
- * there is a cache miss; sqlite3's instructions run in a new context for
- * a third of their events, mostly a context they ran in before but not
- * among the last few they keep: a function called from many places in
- * turn. So each context also keeps the handles of the instructions that
- * ran in it, in a small table of its own: while the program runs in a
- * context, its instructions find their handles in the same few lines.
+ * A handle is the context tree's node for an instruction under a context.
+ * sqlite3's instructions run in a new context for a third of their
+ * events, mostly a context they ran in before but not among the last few
+ * they keep: a function called from many places in turn. A lookup in the
+ * tree's table is a cache miss; so each context keeps the handles of the
+ * instructions that ran in it, in a small table of its own: while the
+ * program runs in a context, its instructions find their handles in the
+ * same few lines. These tables are the only index of those nodes
+ * (spy_cct_leaf): the tree's table holds the calling contexts alone, a
+ * tenth as many.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -25,7 +27,7 @@
  * as it left them, instead of leaking new ones.
  */
 static SpyAddrMap sites_by_pc;
-static RvnSite **sites;		/* all of them */
+RvnSite **rvn_sites;		/* all of them, by id - 1 */
 static UInt nsites, sites_cap;
 
 /* Sites come in slabs, never freed: a block of the arena each cost a
@@ -54,9 +56,9 @@ RvnSite *rvn_site_at(Addr pc)
 	spy_addrmap_put(&sites_by_pc, pc, s);
 	if (nsites == sites_cap) {
 		sites_cap = sites_cap ? 2 * sites_cap : 1024;
-		sites = VG_(realloc)("witchspy.rvn.sites", sites, sites_cap * sizeof(*sites));
+		rvn_sites = VG_(realloc)("witchspy.rvn.sites", rvn_sites, sites_cap * sizeof(*rvn_sites));
 	}
-	sites[nsites++] = s;
+	rvn_sites[nsites++] = s;
 	return s;
 }
 
@@ -65,7 +67,7 @@ void rvn_memos_flush(void)
 	UInt i;
 
 	for (i = 0; i < nsites; i++)
-		spy_memo_flush(&sites[i]->memo);
+		rvn_memo_flush(&rvn_sites[i]->memo);
 }
 
 void rvn_memos_drop(void)
@@ -73,10 +75,11 @@ void rvn_memos_drop(void)
 	UInt i;
 
 	for (i = 0; i < nsites; i++)
-		VG_(memset)(&sites[i]->memo, 0, sizeof(SpyMemo));
+		VG_(memset)(&rvn_sites[i]->memo, 0, sizeof(RvnMemo));
 }
 
-/* A context's handles by site id: open addressing, at most half full. */
+/* A context's handles by site id: open addressing, at most three
+ * quarters full (there are as many tables as contexts). */
 struct ctx_tab {
 	UInt mask, used;
 	struct {
@@ -85,8 +88,8 @@ struct ctx_tab {
 	} e[];
 };
 
-static struct ctx_tab **tabs;	/* by context node */
-static UInt ntabs;
+/* The tables by context node: only contexts where sites ran have one. */
+static SpyAddrMap tabs;
 
 static struct ctx_tab *new_tab(UInt slots)
 {
@@ -112,32 +115,33 @@ static void tab_put(struct ctx_tab *t, UInt id, UInt handle)
 	t->used++;
 }
 
-/* The table of context node, made or grown to take one more. */
+/* The table of context node, made or grown to take one more. The last
+ * one is kept at hand: the sites running in a context new to them come
+ * one after the other. */
 static struct ctx_tab *tab_of(UInt node)
 {
+	static UInt last_node = SPY_NO_NODE;
+	static struct ctx_tab *last;
 	struct ctx_tab *t, *old;
 	UInt i;
 
-	if (node >= ntabs) {
-		UInt n = ntabs ? ntabs : 1024;
-
-		while (n <= node)
-			n *= 2;
-		tabs = VG_(realloc)("witchspy.rvn.ctx", tabs, n * sizeof(*tabs));
-		VG_(memset)(tabs + ntabs, 0, (n - ntabs) * sizeof(*tabs));
-		ntabs = n;
+	if (node == last_node)
+		t = last;
+	else if (!(t = spy_addrmap_get(&tabs, node))) {
+		t = new_tab(8);
+		spy_addrmap_put(&tabs, node, t);
 	}
-	if (!tabs[node])
-		tabs[node] = new_tab(8);
-	t = tabs[node];
-	if (2 * (t->used + 1) <= t->mask)
+	last_node = node;
+	last = t;
+	if (4 * (t->used + 1) <= 3 * (t->mask + 1))
 		return t;
 	old = t;
-	t = tabs[node] = new_tab(2 * (old->mask + 1));
+	t = last = new_tab(2 * (old->mask + 1));
 	for (i = 0; i <= old->mask; i++)
 		if (old->e[i].id)
 			tab_put(t, old->e[i].id, old->e[i].handle);
 	VG_(free)(old);
+	spy_addrmap_set(&tabs, node, t);
 	return t;
 }
 
@@ -149,7 +153,7 @@ static UInt handle_in(UInt node, const RvnSite *s)
 	for (i = home(t, s->id); t->e[i].id; i = (i + 1) & t->mask)
 		if (t->e[i].id == s->id)
 			return t->e[i].handle;
-	h = spy_handle(spy_cct_child(node, s->pc, DT_INT));
+	h = spy_handle(spy_cct_leaf(node, s->pc, DT_INT));
 	tab_put(t, s->id, h);
 	return h;
 }

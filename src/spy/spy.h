@@ -76,9 +76,13 @@ extern struct spy_stats spy_st;
 typedef struct {
 	Addr pc;
 	UInt parent;
-	Int module;		/* index in spy_mods, -1 when in no object */
+	Short module;		/* index in spy_mods, -1 when in no object */
 	UChar dtype;		/* enum spy_dtype of the access (leaves) */
+	Bool hashed;		/* found by spy_cct_child, not only made by spy_cct_leaf */
 } SpyNode;
+
+/* Objects past this many are named by no node (SpyNode.module). */
+#define SPY_MAX_MODULES 0x7fff
 
 typedef struct {
 	HChar *path;
@@ -87,8 +91,17 @@ typedef struct {
 	Int id;			/* in the profile, -1 until a written node uses it */
 } SpyModule;
 
-extern SpyNode *spy_nodes;
+/* Nodes by id, in chunks that never move: the tree grows without a copy
+ * of all of it (which for a moment doubled its memory). */
+#define SPY_NODE_CHUNK_BITS 16
+extern SpyNode **spy_node_chunks;
 extern UInt spy_nnodes;
+
+static inline SpyNode *spy_node(UInt id)
+{
+	return &spy_node_chunks[id >> SPY_NODE_CHUNK_BITS][id & ((1u << SPY_NODE_CHUNK_BITS) - 1)];
+}
+
 extern SpyModule *spy_mods;
 extern Int spy_nmods;
 extern ULong spy_nodes_dropped;
@@ -98,6 +111,10 @@ void spy_cct_init(void);
 Int spy_module_of(Addr pc);
 /* The child of parent for pc, created on first use. */
 UInt spy_cct_child(UInt parent, Addr pc, UChar dtype);
+/* A new child of parent for pc that spy_cct_child will not find: for a
+ * caller that keeps its own index of the children it makes (rvn's
+ * contexts' tables), so that the tree's table holds the others only. */
+UInt spy_cct_leaf(UInt parent, Addr pc, UChar dtype);
 /* The handle of a leaf node for the shadow memory: LoadSpy has 24 bits,
  * rvn 27. */
 UInt spy_handle(UInt node);

@@ -55,7 +55,7 @@ check rvn_recompute computation 50000
 # Cases whose redundancy is known exactly (tests/progs/rvn_cases.c), at
 # their marked lines; each number is what the tool found before it was
 # mended, and is wrong.
-for c in bytes rebytes half unaligned swap carry again invariant contexts writeback; do
+for c in bytes rebytes half unaligned swap carry again invariant contexts writeback commute; do
 	rvn "$TMP/case-$c" rvn_cases $c 1000
 done
 case_at() { # JSON-CASE KIND MARK
@@ -71,6 +71,7 @@ is "$(case_at again computation again)" 999 "an instruction's product again two 
 is "$(case_at invariant computation invariant)" 999 "a loop of one block recomputing x*y: each again but the first, not unrolled (250)"
 is "$(case_at contexts load contexts)" 1999 "one load from two callers in turn: the same instruction (0 by handle alone)"
 is "$(case_at writeback store writeback)" 1000 "each element stored back as it was: every store redundant"
+is "$(case_at commute computation commute)" 1000 "y + x after x + y: the operands in either order (0 in their order)"
 first=$(jq -r --argjson l "$(line_of "$TOP/tests/progs/rvn_cases.c" "rvn: writeback\\b")" \
 	'[.pairs[] | select(.kind == "store" and .again[0].line == $l)][0].first[0].line' "$TMP/case-writeback.json")
 is "$first" "$(line_of "$TOP/tests/progs/rvn_cases.c" "rvn: readback")" \

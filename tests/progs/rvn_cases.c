@@ -28,6 +28,9 @@
  *   rvn_cases writeback each of N elements loaded and stored back as it
  *                       was: every store redundant, with the load that
  *                       read the number there as its first
+ *   rvn_cases commute   x + y, then y + x, of new values N times: every
+ *                       second addition redundant (the operands of a
+ *                       commutative operator count in either order)
  *
  * N (the second argument, default 1000) is the size or the repetitions.
  */
@@ -146,6 +149,19 @@ NOIPA static void write_back(volatile uint64_t *a, long n)
 	}
 }
 
+/* x + y (returned) and y + x (*o), in two additions. */
+NOIPA static uint64_t add_twice(uint64_t x, uint64_t y, uint64_t *o)
+{
+	uint64_t a = x, b = y;
+
+	__asm__ volatile("add %3, %0\n\tadd %2, %1" /* rvn: commute */
+			 : "+&r"(a), "+&r"(b)
+			 : "r"(x), "r"(y)
+			 : "cc");
+	*o = b;
+	return a;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
@@ -209,9 +225,14 @@ int main(int argc, char **argv)
 			a[i] = (uint64_t)i * 3;
 		write_back(a, n);
 		s = a[n - 1];
+	} else if (!strcmp(c, "commute")) {
+		for (uint64_t i = 0; i < (uint64_t)n; i++) {
+			s += add_twice(i * 77, i * 1000 + 5, &o);
+			s ^= o;
+		}
 	} else {
 		fprintf(stderr, "usage: rvn_cases bytes|rebytes|half|unaligned|swap|carry|again|invariant|"
-				"contexts|writeback [N]\n");
+				"contexts|writeback|commute [N]\n");
 		return 2;
 	}
 	printf("%llu\n", (unsigned long long)s);
