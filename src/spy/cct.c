@@ -86,7 +86,7 @@ void spy_cct_init(void)
 	SpyNode *root;
 
 	node_room(0);
-	node_mask = (1 << 13) - 1;
+	node_mask = (1 << 10) - 1;
 	node_hash = new_node_table(node_mask + 1);
 	root = spy_node(0);
 	root->pc = 0;

@@ -39,6 +39,7 @@ struct rctx {
 	IRTemp *vt;		/* by temp of in: its number, in out */
 	Int *owner;		/* by statement: its instruction, -1 before the first */
 	Bool *counted;		/* by statement: the WrTmp judged as its instruction's result */
+	Bool *needed;		/* by temp of in: its number is used (needed_numbers) */
 	Bool *writes_sp;	/* by instruction */
 	Addr *pc;		/* by instruction */
 	RvnSite **site;		/* by instruction, made when first needed */
@@ -98,7 +99,7 @@ static IRExpr *ir_num2(IRSB *out, ULong op, IRExpr *a, IRExpr *b)
 
 static IRExpr *ir_piece(IRSB *out, IRExpr *v, UInt g, UInt k)
 {
-	return ir_num(out, rvn_seed(0xD6E8FEB86659FD93ULL + g * 64 + k), &v, 1);
+	return ir_num(out, 0xD6E8FEB86659FD93ULL * (g * 64 + k), &v, 1);
 }
 
 static ULong const_vn(const IRConst *c)
@@ -560,6 +561,93 @@ static void find_results(struct rctx *c, Int ninsn)
 	VG_(free)(last);
 }
 
+/* Mark temp e (an atom) as one whose number is needed. */
+static void need(Bool *needed, IRExpr *e)
+{
+	if (e && e->tag == Iex_RdTmp)
+		needed[e->Iex.RdTmp.tmp] = True;
+}
+
+/*
+ * Which temps' numbers are used: those judged, put in a register that
+ * keeps numbers, stored, and the operands of those. Address arithmetic
+ * and conditions get no number: Valgrind's optimiser would drop such IR
+ * as dead, but only after building it, and a number of a helper's result
+ * costs a call it cannot drop. One backward pass, as find_data's.
+ */
+static void needed_numbers(struct rctx *c)
+{
+	IRSB *in = c->in;
+	Bool *needed = c->needed;
+	Int i, j;
+
+	for (i = in->stmts_used - 1; i >= 0; i--) {
+		IRStmt *st = in->stmts[i];
+		IRExpr *e;
+
+		switch (st->tag) {
+		case Ist_Put:
+			if (st->Ist.Put.offset != c->ip_off &&
+			    !(st->Ist.Put.offset == c->cc_op_off &&
+			      typeOfIRExpr(in->tyenv, st->Ist.Put.data) == Ity_I64))
+				need(needed, st->Ist.Put.data);
+			break;
+		case Ist_Store:
+			need(needed, st->Ist.Store.data);
+			break;
+		case Ist_StoreG:
+			need(needed, st->Ist.StoreG.details->data);
+			break;
+		case Ist_LoadG:
+			if (needed[st->Ist.LoadG.details->dst])
+				need(needed, st->Ist.LoadG.details->alt);
+			break;
+		case Ist_WrTmp:
+			if (c->counted[i])
+				needed[st->Ist.WrTmp.tmp] = True;
+			if (!needed[st->Ist.WrTmp.tmp])
+				break;
+			e = st->Ist.WrTmp.data;
+			switch (e->tag) {
+			case Iex_RdTmp:
+				need(needed, e);
+				break;
+			case Iex_Unop:
+				need(needed, e->Iex.Unop.arg);
+				break;
+			case Iex_Binop:
+				need(needed, e->Iex.Binop.arg1);
+				need(needed, e->Iex.Binop.arg2);
+				break;
+			case Iex_Triop:
+				need(needed, e->Iex.Triop.details->arg1);
+				need(needed, e->Iex.Triop.details->arg2);
+				need(needed, e->Iex.Triop.details->arg3);
+				break;
+			case Iex_Qop:
+				need(needed, e->Iex.Qop.details->arg1);
+				need(needed, e->Iex.Qop.details->arg2);
+				need(needed, e->Iex.Qop.details->arg3);
+				need(needed, e->Iex.Qop.details->arg4);
+				break;
+			case Iex_CCall:
+				for (j = 0; e->Iex.CCall.args[j]; j++)
+					need(needed, e->Iex.CCall.args[j]);
+				break;
+			case Iex_ITE:
+				need(needed, e->Iex.ITE.iftrue);
+				need(needed, e->Iex.ITE.iffalse);
+				break;
+			default:
+				break;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 /* ---- statements ---- */
 
 /* Instruction k's site: only those that load, store or compute have one. */
@@ -624,6 +712,13 @@ static void wrtmp(struct rctx *c, Int i, Int k)
 	Int size;
 
 	addStmtToIRSB(c->out, st);
+	if (!c->needed[t]) {
+		/* A load is judged all the same. */
+		if (e->tag == Iex_Load)
+			call_1(c, "rvn_load", rvn_load,
+			       mkIRExprVec_2(access(c, k, sizeofIRType(e->Iex.Load.ty)), e->Iex.Load.addr), NULL);
+		return;
+	}
 	switch (e->tag) {
 	case Iex_Get:
 		if (e->Iex.Get.offset == c->cc_op_off && e->Iex.Get.ty == Ity_I64)
@@ -664,7 +759,7 @@ static void dirty(struct rctx *c, IRDirty *d)
 	Int i, r;
 
 	addStmtToIRSB(c->out, IRStmt_Dirty(d));
-	if (d->tmp != IRTemp_INVALID)
+	if (d->tmp != IRTemp_INVALID && c->needed[d->tmp])
 		set_num(c, d->tmp, fresh(c));
 	if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
 		forget(c, d->mAddr, d->mSize, d->guard);
@@ -714,21 +809,24 @@ static void stmt(struct rctx *c, Int i)
 		       lg->cvt == ILGop_Ident32 ? 4 : lg->cvt == ILGop_16Uto32 || lg->cvt == ILGop_16Sto32 ? 2 : 1;
 		v = call_1(c, "rvn_load", rvn_load,
 			   mkIRExprVec_2(access(c, k, size), lg->addr), lg->guard);
-		set_num(c, lg->dst, spy_ir_tmp(c->out, Ity_I64, IRExpr_ITE(lg->guard, v, num(c, lg->alt))));
+		if (c->needed[lg->dst])
+			set_num(c, lg->dst, spy_ir_tmp(c->out, Ity_I64, IRExpr_ITE(lg->guard, v, num(c, lg->alt))));
 		return;
 	}
 	case Ist_CAS:
 		cas = st->Ist.CAS.details;
 		addStmtToIRSB(c->out, st);
-		set_num(c, cas->oldLo, fresh(c));
-		if (cas->oldHi != IRTemp_INVALID)
+		if (c->needed[cas->oldLo])
+			set_num(c, cas->oldLo, fresh(c));
+		if (cas->oldHi != IRTemp_INVALID && c->needed[cas->oldHi])
 			set_num(c, cas->oldHi, fresh(c));
 		forget(c, cas->addr, sizeofIRType(typeOfIRExpr(c->in->tyenv, cas->dataLo)) *
 					  (cas->dataHi ? 2 : 1), NULL);
 		return;
 	case Ist_LLSC:
 		addStmtToIRSB(c->out, st);
-		set_num(c, st->Ist.LLSC.result, fresh(c));
+		if (c->needed[st->Ist.LLSC.result])
+			set_num(c, st->Ist.LLSC.result, fresh(c));
 		forget(c, st->Ist.LLSC.addr, 8, NULL);
 		return;
 	case Ist_Dirty:
@@ -830,6 +928,8 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	c.pc = insn_pcs(in, ninsn);
 	c.site = VG_(calloc)("witchspy.rvn", ninsn + 1, sizeof(*c.site));
 	find_results(&c, ninsn);
+	c.needed = VG_(calloc)("witchspy.rvn", ntmp + 1, sizeof(Bool));
+	needed_numbers(&c);
 	for (i = 0; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
 
@@ -859,6 +959,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	VG_(free)(c.vt);
 	VG_(free)(c.owner);
 	VG_(free)(c.counted);
+	VG_(free)(c.needed);
 	VG_(free)(c.writes_sp);
 	VG_(free)(c.pc);
 	VG_(free)(c.site);

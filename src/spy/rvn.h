@@ -70,11 +70,12 @@ typedef struct {
 /* The site of the instruction at pc, one whatever translations hold it
  * (rvn_sites.c). */
 RvnSite *rvn_site_at(Addr pc);
-extern RvnSite **rvn_sites;	/* by id - 1 */
+#define RVN_SLAB 1024
+extern RvnSite **rvn_slabs;
 
 static inline RvnSite *rvn_site_by_id(UInt id)
 {
-	return rvn_sites[id - 1];
+	return &rvn_slabs[(id - 1) / RVN_SLAB][(id - 1) % RVN_SLAB];
 }
 UInt rvn_site_resolve(RvnSite *s);
 /* A memo's counts added to its pair, and it emptied. */
@@ -162,10 +163,12 @@ static inline ULong rvn_seed(ULong seed)
 	return rvn_top(rvn_stir(seed));
 }
 
-/* The k-th piece (of g bytes) of the value numbered v. */
+/* The k-th piece (of g bytes) of the value numbered v: a load checks
+ * each cell after a value's first against it, so its operator is a
+ * product, not a number to stir for. */
 static inline ULong rvn_piece(ULong v, UInt g, UInt k)
 {
-	return rvn_num(rvn_seed(0xD6E8FEB86659FD93ULL + g * 64 + k), &v, 1);
+	return rvn_top(rvn_stir(v ^ 0xD6E8FEB86659FD93ULL * (g * 64 + k)));
 }
 
 /* The operators of parts: a part of a value read (at where = its offset

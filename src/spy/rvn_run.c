@@ -145,13 +145,36 @@ static void fill(Addr a, UInt n, UInt node)
  * within one cell, read from its start, give the cell's; anything else
  * a number of its parts.
  */
+/* A part of the cell numbered vn, at a: a number of the cell's and
+ * where. Out of line, as mixed_vn: the loads of whole values stay short. */
+static __attribute__((noinline)) ULong part_vn(ULong vn, Addr a, Addr c0, UInt n)
+{
+	ULong v[2] = { vn, (a - c0) << 8 | n };
+
+	return rvn_num(RVN_OP_PART_READ, v, 2);
+}
+
+/* Cells from c (at c0) to end, not one value's: a number of theirs. */
+static __attribute__((noinline)) ULong mixed_vn(struct cell *c, Addr c0, Addr a, UInt n)
+{
+	ULong v[32 / RVN_CELL + 2];	/* loads are at most 32 bytes: 9 cells */
+	struct cell *q;
+	Addr p;
+	Int m = 0;
+
+	tl_assert(n <= 32);
+	FOR_CELLS(q, p, c0, c, a + n, False)
+		v[m++] = cell_vn(q);
+	v[m++] = (a - c0) << 8 | n;
+	return rvn_num(RVN_OP_WHOLE_READ, v, m);
+}
+
 static ULong mem_vn(Addr a, UInt n, UInt *last, struct cell **cp)
 {
 	Addr c0 = a & ~(Addr)(RVN_CELL - 1);
 	Addr end = a + n, p;
 	struct cell *c = cell_at(c0, False), *q;
-	ULong vn, v[16];
-	Int m = 0;
+	ULong vn;
 	Bool whole;
 
 	*last = 0;
@@ -161,23 +184,16 @@ static ULong mem_vn(Addr a, UInt n, UInt *last, struct cell **cp)
 	vn = cell_vn(c);
 	if (end <= c0 + RVN_CELL) {
 		*last = cell_who(c);
-		v[0] = vn;
-		v[1] = (a - c0) << 8 | n;
-		return a == c0 ? vn : rvn_num(RVN_OP_PART_READ, v, 2);
+		return a == c0 ? vn : part_vn(vn, a, c0, n);
 	}
 	whole = a == c0 && end % RVN_CELL == 0;
 	FOR_CELLS(q, p, c0, c, end, False) {
 		if (!cell_has(q))
 			return 0;
 		whole = whole && (p == c0 || cell_vn(q) == rvn_piece(vn, RVN_CELL, (UInt)((p - c0) / RVN_CELL)));
-		tl_assert(m < 15);
-		v[m++] = cell_vn(q);
 	}
 	*last = cell_who(c);
-	if (whole)
-		return vn;
-	v[m++] = (a - c0) << 8 | n;
-	return rvn_num(RVN_OP_WHOLE_READ, v, m);
+	return whole ? vn : mixed_vn(c, c0, a, n);
 }
 
 static void mem_put(Addr a, UInt n, ULong vn, UInt node)
@@ -216,7 +232,7 @@ void rvn_memo_flush(RvnMemo *m)
 
 /* A redundant event of site s, of kind 0 (a computation), 1 (a load)
  * or 2 (a store), counted in its memo while its events go to one pair. */
-static void redundant(RvnSite *s, UInt first, UInt again, int kind)
+static inline void redundant(RvnSite *s, UInt first, UInt again, int kind)
 {
 	RvnMemo *m = &s->memo;
 

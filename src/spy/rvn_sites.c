@@ -27,55 +27,54 @@
  * as it left them, instead of leaking new ones.
  */
 static SpyAddrMap sites_by_pc;
-RvnSite **rvn_sites;		/* all of them, by id - 1 */
-static UInt nsites, sites_cap;
+static UInt nsites;
 
-/* Sites come in slabs, never freed: a block of the arena each cost a
- * fifth more. */
-#define SLAB 1024
-static RvnSite *slab;
-static UInt slab_used = SLAB;
+/* Sites come in slabs, never freed (a block of the arena each cost a
+ * fifth more); a site's id, from 1, is its place in them, which the
+ * helpers find in two loads from a table that stays in the cache. */
+RvnSite **rvn_slabs;
+static UInt slabs_cap;
 
 RvnSite *rvn_site_at(Addr pc)
 {
-	static UInt next_id = 1;
 	RvnSite *s = spy_addrmap_get(&sites_by_pc, pc);
+	UInt k = nsites / RVN_SLAB;
 	Int i;
 
 	if (s)
 		return s;
-	if (slab_used == SLAB) {
-		slab = VG_(calloc)("witchspy.rvn.sites", SLAB, sizeof(*slab));
-		slab_used = 0;
+	if (nsites % RVN_SLAB == 0) {
+		if (k == slabs_cap) {
+			slabs_cap = slabs_cap ? 2 * slabs_cap : 64;
+			rvn_slabs = VG_(realloc)("witchspy.rvn.sites", rvn_slabs, slabs_cap * sizeof(*rvn_slabs));
+		}
+		rvn_slabs[k] = VG_(malloc)("witchspy.rvn.sites", RVN_SLAB * sizeof(RvnSite));
 	}
-	s = &slab[slab_used++];
+	/* Cleared one by one: a slab's untouched end costs no memory. */
+	s = &rvn_slabs[k][nsites % RVN_SLAB];
+	VG_(memset)(s, 0, sizeof(*s));
 	s->pc = pc;
 	for (i = 0; i < RVN_CONTEXTS; i++)
 		s->ctx[i] = SPY_NO_NODE;
-	s->id = next_id++;
+	s->id = ++nsites;
 	spy_addrmap_put(&sites_by_pc, pc, s);
-	if (nsites == sites_cap) {
-		sites_cap = sites_cap ? 2 * sites_cap : 1024;
-		rvn_sites = VG_(realloc)("witchspy.rvn.sites", rvn_sites, sites_cap * sizeof(*rvn_sites));
-	}
-	rvn_sites[nsites++] = s;
 	return s;
 }
 
 void rvn_memos_flush(void)
 {
-	UInt i;
+	UInt id;
 
-	for (i = 0; i < nsites; i++)
-		rvn_memo_flush(&rvn_sites[i]->memo);
+	for (id = 1; id <= nsites; id++)
+		rvn_memo_flush(&rvn_site_by_id(id)->memo);
 }
 
 void rvn_memos_drop(void)
 {
-	UInt i;
+	UInt id;
 
-	for (i = 0; i < nsites; i++)
-		VG_(memset)(&rvn_sites[i]->memo, 0, sizeof(RvnMemo));
+	for (id = 1; id <= nsites; id++)
+		VG_(memset)(&rvn_site_by_id(id)->memo, 0, sizeof(RvnMemo));
 }
 
 /* A context's handles by site id: open addressing, at most three
