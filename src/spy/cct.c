@@ -313,17 +313,21 @@ SpyPair *spy_pair_slow(SpyPairTab *t, UInt watch, UInt trap)
 
 SpySB *spy_sbs;
 
+void spy_pair_add(SpyPairTab *t, const SpyPair *d)
+{
+	SpyPair *p = spy_pair(t, d->watch, d->trap);
+
+	p->waste += d->waste;
+	p->use += d->use;
+	p->approx += d->approx;
+	p->count += d->count;
+}
+
 void spy_memo_flush(SpyMemo *m)
 {
-	SpyPair *p;
-
 	if (!m->t)
 		return;
-	p = spy_pair(&m->t->pairs, m->p.watch, m->p.trap);
-	p->waste += m->p.waste;
-	p->use += m->p.use;
-	p->approx += m->p.approx;
-	p->count += m->p.count;
+	spy_pair_add(&m->t->pairs, &m->p);
 	m->t = NULL;
 	m->p.waste = m->p.use = m->p.approx = m->p.count = 0;
 }

@@ -99,7 +99,13 @@ static IRExpr *ir_num2(IRSB *out, ULong op, IRExpr *a, IRExpr *b)
 
 static IRExpr *ir_piece(IRSB *out, IRExpr *v, UInt g, UInt k)
 {
-	return ir_num(out, 0xD6E8FEB86659FD93ULL * (g * 64 + k), &v, 1);
+	return ir_num(out, rvn_piece_op(g, k), &v, 1);
+}
+
+/* What a constant's bits are stirred into: one state per type. */
+static ULong const_seed(IRConstTag tag)
+{
+	return rvn_stir(0xC0257A27ULL ^ (ULong)tag);
 }
 
 static ULong const_vn(const IRConst *c)
@@ -125,14 +131,14 @@ static ULong const_vn(const IRConst *c)
 		break;
 	}
 	}
-	return rvn_top(rvn_stir(rvn_stir(0xC0257A27ULL ^ (ULong)c->tag) ^ bits));
+	return rvn_top(rvn_stir(const_seed(c->tag) ^ bits));
 }
 
 /* The number of the 64-bit value of atom x as if it were a constant
  * (const_vn), made from its value at run time. */
 static IRExpr *value_vn(IRSB *out, IRExpr *x)
 {
-	IRExpr *s = bin(out, Iop_Xor64, x, u64(rvn_stir(0xC0257A27ULL ^ (ULong)Ico_U64)));
+	IRExpr *s = bin(out, Iop_Xor64, x, u64(const_seed(Ico_U64)));
 
 	return ir_top(out, ir_stir(out, s));
 }
@@ -447,11 +453,55 @@ static Bool makes_number(IRExpr *e)
 	}
 }
 
-/* Mark temp e (an atom) as data. */
-static void data(Bool *is_data, IRExpr *e)
+/* Mark temp e (an atom) in set. */
+static void mark(Bool *set, IRExpr *e)
 {
 	if (e && e->tag == Iex_RdTmp)
-		is_data[e->Iex.RdTmp.tmp] = True;
+		set[e->Iex.RdTmp.tmp] = True;
+}
+
+/* Mark the operands of e whose values its value is made of; with
+ * every, also a float operation's rounding mode and a helper's
+ * arguments, whose numbers are part of e's number. */
+static void mark_operands(Bool *set, IRExpr *e, Bool every)
+{
+	Int j;
+
+	switch (e->tag) {
+	case Iex_RdTmp:
+		mark(set, e);
+		break;
+	case Iex_Unop:
+		mark(set, e->Iex.Unop.arg);
+		break;
+	case Iex_Binop:
+		mark(set, e->Iex.Binop.arg1);
+		mark(set, e->Iex.Binop.arg2);
+		break;
+	case Iex_Triop:
+		if (every)
+			mark(set, e->Iex.Triop.details->arg1);
+		mark(set, e->Iex.Triop.details->arg2);
+		mark(set, e->Iex.Triop.details->arg3);
+		break;
+	case Iex_Qop:
+		if (every)
+			mark(set, e->Iex.Qop.details->arg1);
+		mark(set, e->Iex.Qop.details->arg2);
+		mark(set, e->Iex.Qop.details->arg3);
+		mark(set, e->Iex.Qop.details->arg4);
+		break;
+	case Iex_CCall:
+		for (j = 0; every && e->Iex.CCall.args[j]; j++)
+			mark(set, e->Iex.CCall.args[j]);
+		break;
+	case Iex_ITE:
+		mark(set, e->Iex.ITE.iftrue);
+		mark(set, e->Iex.ITE.iffalse);
+		break;
+	default:
+		break;
+	}
 }
 
 /*
@@ -468,50 +518,21 @@ static void find_data(struct rctx *c, Bool *is_data)
 
 	for (i = in->stmts_used - 1; i >= 0; i--) {
 		IRStmt *st = in->stmts[i];
-		IRExpr *e;
 
 		switch (st->tag) {
 		case Ist_Put:
 			if (result_reg(st->Ist.Put.offset))
-				data(is_data, st->Ist.Put.data);
+				mark(is_data, st->Ist.Put.data);
 			break;
 		case Ist_Store:
-			data(is_data, st->Ist.Store.data);
+			mark(is_data, st->Ist.Store.data);
 			break;
 		case Ist_StoreG:
-			data(is_data, st->Ist.StoreG.details->data);
+			mark(is_data, st->Ist.StoreG.details->data);
 			break;
 		case Ist_WrTmp:
-			e = st->Ist.WrTmp.data;
-			if (!is_data[st->Ist.WrTmp.tmp])
-				break;
-			switch (e->tag) {
-			case Iex_RdTmp:
-				data(is_data, e);
-				break;
-			case Iex_Unop:
-				data(is_data, e->Iex.Unop.arg);
-				break;
-			case Iex_Binop:
-				data(is_data, e->Iex.Binop.arg1);
-				data(is_data, e->Iex.Binop.arg2);
-				break;
-			case Iex_Triop:
-				data(is_data, e->Iex.Triop.details->arg2);
-				data(is_data, e->Iex.Triop.details->arg3);
-				break;
-			case Iex_Qop:
-				data(is_data, e->Iex.Qop.details->arg2);
-				data(is_data, e->Iex.Qop.details->arg3);
-				data(is_data, e->Iex.Qop.details->arg4);
-				break;
-			case Iex_ITE:
-				data(is_data, e->Iex.ITE.iftrue);
-				data(is_data, e->Iex.ITE.iffalse);
-				break;
-			default:
-				break;
-			}
+			if (is_data[st->Ist.WrTmp.tmp])
+				mark_operands(is_data, st->Ist.WrTmp.data, False);
 			break;
 		default:
 			break;
@@ -561,13 +582,6 @@ static void find_results(struct rctx *c, Int ninsn)
 	VG_(free)(last);
 }
 
-/* Mark temp e (an atom) as one whose number is needed. */
-static void need(Bool *needed, IRExpr *e)
-{
-	if (e && e->tag == Iex_RdTmp)
-		needed[e->Iex.RdTmp.tmp] = True;
-}
-
 /*
  * Which temps' numbers are used: those judged, put in a register that
  * keeps numbers, stored, and the operands of those. Address arithmetic
@@ -579,67 +593,32 @@ static void needed_numbers(struct rctx *c)
 {
 	IRSB *in = c->in;
 	Bool *needed = c->needed;
-	Int i, j;
+	Int i;
 
 	for (i = in->stmts_used - 1; i >= 0; i--) {
 		IRStmt *st = in->stmts[i];
-		IRExpr *e;
 
 		switch (st->tag) {
 		case Ist_Put:
 			if (st->Ist.Put.offset != c->ip_off &&
 			    !(st->Ist.Put.offset == c->cc_op_off &&
 			      typeOfIRExpr(in->tyenv, st->Ist.Put.data) == Ity_I64))
-				need(needed, st->Ist.Put.data);
+				mark(needed, st->Ist.Put.data);
 			break;
 		case Ist_Store:
-			need(needed, st->Ist.Store.data);
+			mark(needed, st->Ist.Store.data);
 			break;
 		case Ist_StoreG:
-			need(needed, st->Ist.StoreG.details->data);
+			mark(needed, st->Ist.StoreG.details->data);
 			break;
 		case Ist_LoadG:
 			if (needed[st->Ist.LoadG.details->dst])
-				need(needed, st->Ist.LoadG.details->alt);
+				mark(needed, st->Ist.LoadG.details->alt);
 			break;
 		case Ist_WrTmp:
-			if (c->counted[i])
+			if (c->counted[i] || needed[st->Ist.WrTmp.tmp]) {
 				needed[st->Ist.WrTmp.tmp] = True;
-			if (!needed[st->Ist.WrTmp.tmp])
-				break;
-			e = st->Ist.WrTmp.data;
-			switch (e->tag) {
-			case Iex_RdTmp:
-				need(needed, e);
-				break;
-			case Iex_Unop:
-				need(needed, e->Iex.Unop.arg);
-				break;
-			case Iex_Binop:
-				need(needed, e->Iex.Binop.arg1);
-				need(needed, e->Iex.Binop.arg2);
-				break;
-			case Iex_Triop:
-				need(needed, e->Iex.Triop.details->arg1);
-				need(needed, e->Iex.Triop.details->arg2);
-				need(needed, e->Iex.Triop.details->arg3);
-				break;
-			case Iex_Qop:
-				need(needed, e->Iex.Qop.details->arg1);
-				need(needed, e->Iex.Qop.details->arg2);
-				need(needed, e->Iex.Qop.details->arg3);
-				need(needed, e->Iex.Qop.details->arg4);
-				break;
-			case Iex_CCall:
-				for (j = 0; e->Iex.CCall.args[j]; j++)
-					need(needed, e->Iex.CCall.args[j]);
-				break;
-			case Iex_ITE:
-				need(needed, e->Iex.ITE.iftrue);
-				need(needed, e->Iex.ITE.iffalse);
-				break;
-			default:
-				break;
+				mark_operands(needed, st->Ist.WrTmp.data, True);
 			}
 			break;
 		default:

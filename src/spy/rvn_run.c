@@ -218,15 +218,12 @@ static void mem_put(Addr a, UInt n, ULong vn, UInt node)
 
 void rvn_memo_flush(RvnMemo *m)
 {
-	SpyPair *p;
+	SpyPair d = { .watch = m->first, .trap = m->again, .waste = m->n[0], .use = m->n[1],
+		      .approx = m->n[2], .count = (ULong)m->n[0] + m->n[1] + m->n[2] };
 
 	if (!m->t)
 		return;
-	p = spy_pair(&m->t->pairs, m->first, m->again);
-	p->waste += m->n[0];
-	p->use += m->n[1];
-	p->approx += m->n[2];
-	p->count += (ULong)m->n[0] + m->n[1] + m->n[2];
+	spy_pair_add(&m->t->pairs, &d);
 	VG_(memset)(m, 0, sizeof(*m));
 }
 

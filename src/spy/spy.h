@@ -160,6 +160,9 @@ static inline SpyPair *spy_pair(SpyPairTab *t, UInt watch, UInt trap)
 	return spy_pair_slow(t, watch, trap);
 }
 
+/* Add d's counts to the pair (d->watch, d->trap) of t. */
+void spy_pair_add(SpyPairTab *t, const SpyPair *d);
+
 /* ---- callstack.c: threads and their shadow stacks ---------------------- */
 
 struct CntCall;
