@@ -87,8 +87,10 @@ void spy_thread_switch(ThreadId tid)
 {
 	SpyThread *t = spy_thread(tid);
 
-	if (!t->lwpid)
+	if (!t->lwpid) {
 		t->lwpid = VG_(gettid)();	/* we run on the client thread's own */
+		spy_trim_thread_start();
+	}
 	spy_cur = t;
 	mirror(t);
 	loop_switch(t);

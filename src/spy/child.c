@@ -26,11 +26,6 @@
 /* wait4's option for children whose exit signal is not SIGCHLD. */
 #define WAIT_CLONE ((Int)0x80000000u)
 
-/* The core's system call: in pub_core_syscall.h, not among the tool's
- * headers, but the tool is linked with that core. */
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
-			      RegWord a5, RegWord a6);
-
 /* clone(2) as fork, with exit signal sig (0: none). */
 static SysRes fork_with(UWord sig)
 {

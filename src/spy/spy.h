@@ -47,6 +47,7 @@ struct spy_config {
 	Bool heap_clear;	/* glibc free()d blocks forget their history */
 	Bool follow;		/* forked children write profiles too */
 	Bool silent;		/* this process writes none (a child, not followed) */
+	Bool trim;		/* give back the core's memory no one reads (trim.c) */
 	Bool by_value;		/* rvn: --witch-by=value */
 	UInt history;		/* ... judged against the last this many results */
 	ULong burst_on, burst_off;	/* rvn --witch-burst: instructions judged, then not;
@@ -55,6 +56,11 @@ struct spy_config {
 	const HChar *loop_finder;	/* loop: --witch-loop-finder, witch */
 };
 extern struct spy_config spy_cfg;
+
+/* The core's system call: in pub_core_syscall.h, not among the tool's
+ * headers, but the tool is linked with that core. */
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4,
+			      RegWord a5, RegWord a6);
 
 /* Counters written as `stat` lines. */
 struct spy_stats {
@@ -298,6 +304,9 @@ SpyThread *spy_thread(ThreadId tid);
  * fields to be filled. */
 SpyFrame *spy_frame_push(SpyThread *t, Addr ret, Addr sp, UInt node);
 void spy_thread_switch(ThreadId tid);
+/* On a thread's first run: the core's memory it filled and no one reads
+ * given back (trim.c). */
+void spy_trim_thread_start(void);
 void spy_thread_exit(ThreadId tid);
 /* fn for each live thread. */
 void spy_threads_live(void (*fn)(ThreadId tid));

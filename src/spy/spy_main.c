@@ -64,6 +64,7 @@ struct spy_config spy_cfg = {
 	 * spy` then count the same pairs. */
 	.stack_clear = False,
 	.heap_clear = True,
+	.trim = True,
 	.follow = True,
 	.history = RVN_HISTORY_DEFAULT,
 };
@@ -150,6 +151,7 @@ static Bool process_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
 		spy_cfg.stack_clear = !VG_(strcmp)(v, "clear");
 	} else if (VG_BOOL_CLO(arg, "--witch-follow", spy_cfg.follow)) {
+	} else if (VG_BOOL_CLO(arg, "--witch-trim", spy_cfg.trim)) {
 	} else if (VG_STR_CLO(arg, "--witch-heap", v)) {
 		if (VG_(strcmp)(v, "clear") && VG_(strcmp)(v, "keep"))
 			VG_(fmsg_bad_option)(arg, "use clear or keep\n");
@@ -186,7 +188,7 @@ static void print_usage(void)
 
 static void print_debug_usage(void)
 {
-	VG_(printf)("    (none)\n");
+	VG_(printf)("    --witch-trim=yes|no            give back the core's memory no one reads [yes]\n");
 }
 
 /* ---- memory events from the core ---- */
