@@ -669,7 +669,9 @@ static void judge_later(struct rctx *c, Int k, IRExpr *vn)
 {
 	Int off = rvn_pending_off + c->pending * (Int)sizeof(RvnPending);
 
-	addStmtToIRSB(c->out, IRStmt_Put(off + offsetof(RvnPending, id), IRExpr_Const(IRConst_U32(site_of(c, k)->id))));
+	/* The id as 8 bytes, the number's place too: a store of an immediate,
+	 * where 4 bytes took a move into a register first (2 bytes more). */
+	addStmtToIRSB(c->out, IRStmt_Put(off + offsetof(RvnPending, id), IRExpr_Const(IRConst_U64(site_of(c, k)->id))));
 	addStmtToIRSB(c->out, IRStmt_Put(off + offsetof(RvnPending, vn),
 					 spy_ir_tmp(c->out, Ity_I32, IRExpr_Unop(Iop_64to32, vn))));
 	if (++c->pending == RVN_PENDING) {
@@ -888,7 +890,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 	for (i = 0; i < in->stmts_used; i++)
 		ninsn += in->stmts[i]->tag == Ist_IMark;
 	if (spy_cfg.burst_on && !rvn_on)
-		return rvn_burst_between(in);
+		return in;	/* between bursts: the code as it is (rvn_burst.c) */
 	c.in = in;
 	c.out = deepCopyIRSBExceptStmts(in);
 	c.sbase = layout->total_sizeB;

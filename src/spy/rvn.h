@@ -241,9 +241,9 @@ struct rvn_stats {
 /*
  * --witch-burst=ON,OFF (the thesis's bursty sampling): ON instructions
  * judged, then OFF run with only the instruction count, and again. Each
- * phase has translations of its own (rvn_burst.c): every translation
- * starts with the switch, which calls rvn_switch when due and then has
- * all translations discarded. A burst starts afresh: numbers made before
+ * phase has translations of its own (rvn_burst.c), and all are discarded
+ * at a switch: a burst's when its count comes due (rvn_switch), the one
+ * between bursts when the scheduler's does (rvn_sched_stop). A burst starts afresh: numbers made before
  * it are forgotten, and the threads' frames are read off their stacks.
  */
 extern ULong rvn_icount;	/* guest instructions so far: counted in bursts,
@@ -252,13 +252,15 @@ extern ULong rvn_next_switch;	/* the count at which the phase changes */
 extern ULong rvn_on;		/* in a burst (1) or between bursts (0) */
 void rvn_switch(void);
 /* Thread tid is about to run client code, blocks_done blocks run so far
- * (Valgrind's start_client_code): between bursts, the count moves on. */
+ * (Valgrind's start_client_code): the count moves on, and between bursts
+ * the run stops where the switch falls due. */
 void rvn_sched(ThreadId tid, ULong blocks_done);
+/* Thread tid stopped running client code (Valgrind's stop_client_code):
+ * the count moves on, and a burst starts when due. */
+void rvn_sched_stop(ThreadId tid, ULong blocks_done);
 /* A burst's translation's start, after the IMark of its first
  * instruction, at addr: the switch and the count. */
 void rvn_burst_start(IRSB *out, Addr addr, Int ninsn);
-/* A translation between bursts: in, the switch added. */
-IRSB *rvn_burst_between(IRSB *in);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);

@@ -504,27 +504,24 @@ ULong rvn_on = 1;
 static ULong on_since;
 
 /*
- * Between bursts translations do not count (rvn_burst.c). Each time the
- * scheduler runs a thread, the blocks run since it last did count for
- * the bursts' instructions per block; and when the switch falls due
- * within the blocks this run may go, the run stops there: the thread's
- * event counter, which the scheduler has just set to the blocks left in
- * its quantum, is lowered to those. The scheduler then counts the rest
- * of the quantum as run too, and the next count takes it off (cut).
+ * Between bursts translations do not count (rvn_burst.c). Each time a
+ * thread stops running client code, the blocks run since count for the
+ * bursts' instructions per block; and when a thread is to run and the
+ * switch falls due within the blocks it may go, the run stops there: the
+ * thread's event counter, which the scheduler has just set to the blocks
+ * left in its quantum, is lowered to those. The scheduler then counts the
+ * rest of the quantum as run too, and the next count takes it off (cut).
  */
-static ULong sched_blocks, sched_icount, sched_cut;	/* at its last run */
+static ULong sched_blocks, sched_icount, sched_cut;	/* at its last count */
 static ULong sched_on = 1;		/* the phase its blocks since ran in */
 static ULong burst_blocks, burst_insns;	/* run in bursts: the rate */
 
-void rvn_sched(ThreadId tid, ULong blocks_done)
+static void count_blocks(ULong blocks_done)
 {
-	ULong blocks = blocks_done - sched_blocks - sched_cut, left;
-	UInt ctr;
+	ULong blocks = blocks_done - sched_blocks - sched_cut;
 
 	sched_blocks = blocks_done;
 	sched_cut = 0;
-	if (!spy_cfg.burst_on)
-		return;
 	/* The rate in floating point: a long run's products of counts pass
 	 * 64 bits (10^9 instructions to go times 10^10 blocks run in bursts). */
 	if (sched_on) {
@@ -535,6 +532,16 @@ void rvn_sched(ThreadId tid, ULong blocks_done)
 	}
 	sched_icount = rvn_icount;
 	sched_on = rvn_on;
+}
+
+void rvn_sched(ThreadId tid, ULong blocks_done)
+{
+	ULong left;
+	UInt ctr;
+
+	if (!spy_cfg.burst_on)
+		return;
+	count_blocks(blocks_done);
 	if (rvn_on || !burst_insns || rvn_icount >= rvn_next_switch)
 		return;
 	left = (ULong)((double)(rvn_next_switch - rvn_icount) *
@@ -558,7 +565,8 @@ static void forget_all(void)
 	spy_threads_live(fresh_all_regs);
 }
 
-void rvn_switch(void)
+/* The phase changed, its translations not yet discarded. */
+static void switch_phase(void)
 {
 	if (rvn_on) {
 		rvn_st.judged += rvn_icount - on_since;
@@ -573,18 +581,44 @@ void rvn_switch(void)
 		rvn_next_switch = rvn_icount + spy_cfg.burst_on;
 	}
 	rvn_on = !rvn_on;
-	/* Every translation is of one phase: the one that called here leaves
-	 * to the scheduler, which discards this range's translations (a
-	 * helper may not; rvn_burst.c). */
-	{
-		ULong from = 0x1000, len = ~0xfffULL;
-		ThreadId tid = VG_(get_running_tid)();
+}
 
-		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMSTART), 8,
-					  (const UChar *)&from);
-		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMLEN), 8,
-					  (const UChar *)&len);
-	}
+/* Every translation is of one phase, and all are discarded at a switch:
+ * the client's whole address space. */
+#define ALL_CODE_START ((Addr)0x1000)
+#define ALL_CODE_LEN (~(ULong)0xfff)
+
+/* The core's, in pub_core_transtab.h: the tool's own asserts that a
+ * client request is being handled. */
+extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who);
+
+void rvn_switch(void)
+{
+	ULong from = ALL_CODE_START, len = ALL_CODE_LEN;
+	ThreadId tid = VG_(get_running_tid)();
+
+	switch_phase();
+	/* The translation that called here leaves to the scheduler, which
+	 * discards the range (a helper may not; rvn_burst.c). */
+	VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMSTART), 8,
+				  (const UChar *)&from);
+	VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMLEN), 8,
+				  (const UChar *)&len);
+}
+
+void rvn_sched_stop(ThreadId tid, ULong blocks_done)
+{
+	(void)tid;
+	if (!spy_cfg.burst_on)
+		return;
+	count_blocks(blocks_done);
+	if (rvn_on || rvn_icount < rvn_next_switch)
+		return;
+	/* Out of generated code, where the scheduler looks up what runs next
+	 * only after this. */
+	switch_phase();
+	sched_on = rvn_on;
+	VG_(discard_translations)(ALL_CODE_START, ALL_CODE_LEN, "witchspy rvn burst");
 }
 
 /* A forked child's profile counts from the fork, its phase's rest ahead. */
