@@ -921,7 +921,7 @@ IRSB *rvn_instrument(IRSB *in, const VexGuestLayout *layout)
 			ret = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
 			if (!entered) {
 				if (spy_cfg.burst_on)
-					rvn_burst_start(c.out, (Addr)st->Ist.IMark.addr, ninsn);
+					rvn_burst_count(c.out, ninsn);
 				spy_ir_check_return(c.out, c.sp_off, NULL);
 			}
 			entered = True;

@@ -242,15 +242,13 @@ struct rvn_stats {
  * --witch-burst=ON,OFF (the thesis's bursty sampling): ON instructions
  * judged, then OFF run with only the instruction count, and again. Each
  * phase has translations of its own (rvn_burst.c), and all are discarded
- * at a switch: a burst's when its count comes due (rvn_switch), the one
- * between bursts when the scheduler's does (rvn_sched_stop). A burst starts afresh: numbers made before
+ * at a switch, made out of generated code (rvn_sched_stop). A burst starts afresh: numbers made before
  * it are forgotten, and the threads' frames are read off their stacks.
  */
 extern ULong rvn_icount;	/* guest instructions so far: counted in bursts,
 				   estimated between them (rvn_sched) */
 extern ULong rvn_next_switch;	/* the count at which the phase changes */
 extern ULong rvn_on;		/* in a burst (1) or between bursts (0) */
-void rvn_switch(void);
 /* Thread tid is about to run client code, blocks_done blocks run so far
  * (Valgrind's start_client_code): the count moves on, and between bursts
  * the run stops where the switch falls due. */
@@ -259,8 +257,8 @@ void rvn_sched(ThreadId tid, ULong blocks_done);
  * the count moves on, and a burst starts when due. */
 void rvn_sched_stop(ThreadId tid, ULong blocks_done);
 /* A burst's translation's start, after the IMark of its first
- * instruction, at addr: the switch and the count. */
-void rvn_burst_start(IRSB *out, Addr addr, Int ninsn);
+ * instruction: its instructions counted. */
+void rvn_burst_count(IRSB *out, Int ninsn);
 extern struct rvn_stats rvn_st;
 
 void rvn_init(void);

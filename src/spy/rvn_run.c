@@ -504,13 +504,15 @@ ULong rvn_on = 1;
 static ULong on_since;
 
 /*
- * Between bursts translations do not count (rvn_burst.c). Each time a
- * thread stops running client code, the blocks run since count for the
- * bursts' instructions per block; and when a thread is to run and the
- * switch falls due within the blocks it may go, the run stops there: the
- * thread's event counter, which the scheduler has just set to the blocks
- * left in its quantum, is lowered to those. The scheduler then counts the
- * rest of the quantum as run too, and the next count takes it off (cut).
+ * The phase switches out of generated code (rvn_burst.c). In a burst the
+ * translations count their instructions; between bursts they do not, and
+ * the blocks run stand for them at the bursts' rate of instructions per
+ * block. Each time a thread is to run and the switch falls due within the
+ * blocks it may go, the run stops there: the thread's event counter,
+ * which the scheduler has just set to the blocks left in its quantum, is
+ * lowered to those at that rate. The scheduler then counts the rest of
+ * the quantum as run too, and the next count takes it off (cut). When it
+ * stops, the switch is made if due, else the next run goes on towards it.
  */
 static ULong sched_blocks, sched_icount, sched_cut;	/* at its last count */
 static ULong sched_on = 1;		/* the phase its blocks since ran in */
@@ -542,7 +544,7 @@ void rvn_sched(ThreadId tid, ULong blocks_done)
 	if (!spy_cfg.burst_on)
 		return;
 	count_blocks(blocks_done);
-	if (rvn_on || !burst_insns || rvn_icount >= rvn_next_switch)
+	if (!burst_insns || rvn_icount >= rvn_next_switch)
 		return;
 	left = (ULong)((double)(rvn_next_switch - rvn_icount) *
 		       ((double)burst_blocks / (double)burst_insns)) + 1;
@@ -565,7 +567,7 @@ static void forget_all(void)
 	spy_threads_live(fresh_all_regs);
 }
 
-/* The phase changed, its translations not yet discarded. */
+/* The phase changes; its translations are the caller's to discard. */
 static void switch_phase(void)
 {
 	if (rvn_on) {
@@ -589,22 +591,8 @@ static void switch_phase(void)
 #define ALL_CODE_LEN (~(ULong)0xfff)
 
 /* The core's, in pub_core_transtab.h: the tool's own asserts that a
- * client request is being handled. */
+ * client request is being handled. Out of generated code it is safe. */
 extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who);
-
-void rvn_switch(void)
-{
-	ULong from = ALL_CODE_START, len = ALL_CODE_LEN;
-	ThreadId tid = VG_(get_running_tid)();
-
-	switch_phase();
-	/* The translation that called here leaves to the scheduler, which
-	 * discards the range (a helper may not; rvn_burst.c). */
-	VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMSTART), 8,
-				  (const UChar *)&from);
-	VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_CMLEN), 8,
-				  (const UChar *)&len);
-}
 
 void rvn_sched_stop(ThreadId tid, ULong blocks_done)
 {
@@ -612,7 +600,7 @@ void rvn_sched_stop(ThreadId tid, ULong blocks_done)
 	if (!spy_cfg.burst_on)
 		return;
 	count_blocks(blocks_done);
-	if (rvn_on || rvn_icount < rvn_next_switch)
+	if (rvn_icount < rvn_next_switch)
 		return;
 	/* Out of generated code, where the scheduler looks up what runs next
 	 * only after this. */
