@@ -583,6 +583,7 @@ static void switch_phase(void)
 		rvn_next_switch = rvn_icount + spy_cfg.burst_on;
 	}
 	rvn_on = !rvn_on;
+	sched_on = rvn_on;	/* the blocks from here on */
 }
 
 /* Every translation is of one phase, and all are discarded at a switch:
@@ -605,7 +606,6 @@ void rvn_sched_stop(ThreadId tid, ULong blocks_done)
 	/* Out of generated code, where the scheduler looks up what runs next
 	 * only after this. */
 	switch_phase();
-	sched_on = rvn_on;
 	VG_(discard_translations)(ALL_CODE_START, ALL_CODE_LEN, "witchspy rvn burst");
 }
 

@@ -278,11 +278,6 @@ static void on_start_client_code(ThreadId tid, ULong blocks_done)
 		rvn_sched(tid, blocks_done);
 }
 
-static void on_stop_client_code(ThreadId tid, ULong blocks_done)
-{
-	rvn_sched_stop(tid, blocks_done);
-}
-
 static void on_thread_exit(ThreadId tid)
 {
 	spy_thread_exit(tid);
@@ -382,7 +377,7 @@ static void post_clo_init(void)
 		VG_(details_avg_translation_sizeB)(RVN_TRANSLATION_B);
 		rvn_init();
 		VG_(track_post_reg_write)(rvn_post_reg_write);
-		VG_(track_stop_client_code)(on_stop_client_code);
+		VG_(track_stop_client_code)(rvn_sched_stop);
 	}
 	if (spy_cfg.tool == SPY_LOOP) {
 		if (!spy_cfg.loops || !spy_cfg.loop_finder) {
